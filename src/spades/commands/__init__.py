@@ -1,0 +1,1 @@
+"""One module per ``spades`` subcommand; each exposes ``command``."""

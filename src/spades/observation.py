@@ -1,0 +1,202 @@
+"""What one seat may know, and nothing more: the only door for hidden information.
+
+Bots, the server, the terminal UI and the RL environment all read ``Observation`` values made
+here from a ``Game``. Other seats' cards never enter it; the seat's own hand is ``None``
+until it has looked (Blind Nil); of an exchange a seat sees only what it gave and received.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from spades.cards import CardSet, card_text, parse_card
+from spades.rules import Rules
+from spades.scoring import HandScore, SeatBid
+from spades.state import NO_BID, Phase, Trick
+
+if TYPE_CHECKING:
+    from spades.state import Game
+
+BidView = int | str | None
+
+
+def bid_value(bid: SeatBid | None) -> BidView:
+    if bid is None:
+        return None
+    if bid.blind:
+        return "blind_nil"
+    return "nil" if bid.tricks == 0 else bid.tricks
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    seat: int
+    players: int
+    rules: Rules
+    dealer: int
+    hand_number: int
+    phase: str
+    to_move: int | None
+    hand: CardSet | None
+    looked: bool
+    bids: tuple[BidView, ...]
+    given: CardSet | None
+    received: CardSet | None
+    tricks: tuple[Trick, ...]
+    trick_leader: int
+    trick: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    spades_broken: bool
+    totals: tuple[int, ...]
+    bags: tuple[int, ...]
+    scores: tuple[HandScore, ...]
+    winner: int | None
+    stock_top: int | None = None
+    """Two-player draw: the card on the stock, shown only to the seat deciding on it."""
+    stock_left: int = 0
+    discarded: CardSet | None = None
+    """Two-player draw: cards this seat saw and threw away."""
+    pass_chosen: CardSet | None = None
+    """Cards already chosen, one by one, for the pass this seat is making."""
+
+    @property
+    def lead_suit(self) -> int | None:
+        return self.trick[0] // 13 if self.trick else None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_move == self.seat
+
+    def played_cards(self) -> CardSet:
+        """Every card seen played this hand, the current trick included."""
+        m = 0
+        for t in self.tricks:
+            for c in t.cards:
+                m |= 1 << c
+        for c in self.trick:
+            m |= 1 << c
+        return CardSet(m)
+
+    def to_json(self) -> dict[str, Any]:
+        """The observation of ``spec/bot-protocol.md`` (plus a few fields the spec allows)."""
+        out: dict[str, Any] = {
+            "seat": self.seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "hand": None if self.hand is None else self.hand.texts(),
+            "looked": self.looked,
+            "bids": list(self.bids),
+            "tricks": [
+                {"leader": t.leader, "cards": [card_text(c) for c in t.cards], "winner": t.winner}
+                for t in self.tricks
+            ],
+            "trick": {"leader": self.trick_leader, "cards": [card_text(c) for c in self.trick]},
+            "tricks_won": list(self.tricks_won),
+            "spades_broken": self.spades_broken,
+            "totals": list(self.totals),
+            "bags": list(self.bags),
+        }
+        if self.given is not None or self.received is not None:
+            out["exchange"] = {
+                "given": [] if self.given is None else self.given.texts(),
+                "received": [] if self.received is None else self.received.texts(),
+            }
+        if self.stock_top is not None:
+            out["stock_top"] = card_text(self.stock_top)
+        if self.players == 2:
+            out["stock_left"] = self.stock_left
+            out["discarded"] = [] if self.discarded is None else self.discarded.texts()
+        if self.pass_chosen:
+            out["pass_chosen"] = self.pass_chosen.texts()
+        return out
+
+    @staticmethod
+    def from_json(data: dict[str, Any], rules: Rules) -> Observation:
+        """Read the protocol form back (for bots living in other processes)."""
+
+        def cs(items: list[str] | None) -> CardSet | None:
+            return None if items is None else CardSet.parse(items)
+
+        ex = data.get("exchange")
+        tr = data.get("trick") or {"leader": 0, "cards": []}
+        return Observation(
+            seat=data["seat"],
+            players=data["players"],
+            rules=rules,
+            dealer=data["dealer"],
+            hand_number=data["hand_number"],
+            phase=data["phase"],
+            to_move=data.get("to_move"),
+            hand=cs(data.get("hand")),
+            looked=data["looked"],
+            bids=tuple(data["bids"]),
+            given=cs(ex["given"]) if ex else None,
+            received=cs(ex["received"]) if ex else None,
+            tricks=tuple(
+                Trick(t["leader"], tuple(parse_card(c) for c in t["cards"]), t["winner"])
+                for t in data.get("tricks", [])
+            ),
+            trick_leader=tr["leader"],
+            trick=tuple(parse_card(c) for c in tr["cards"]),
+            tricks_won=tuple(data["tricks_won"]),
+            spades_broken=data["spades_broken"],
+            totals=tuple(data["totals"]),
+            bags=tuple(data["bags"]),
+            scores=(),
+            winner=data.get("winner"),
+            stock_top=parse_card(data["stock_top"]) if data.get("stock_top") else None,
+            stock_left=data.get("stock_left", 0),
+            discarded=cs(data.get("discarded")),
+            pass_chosen=cs(data.get("pass_chosen")),
+        )
+
+
+def observe(game: Game, seat: int) -> Observation:
+    if not 0 <= seat < game.n:
+        raise ValueError(f"seat {seat} is not at the table")
+    looked = game.looked[seat]
+    given = received = None
+    for ex in game.exchanges:
+        if ex.giver == seat:
+            given = ex.cards
+        if ex.receiver == seat:
+            received = ex.cards
+    bids = tuple(
+        None if game.bid[s] == NO_BID else bid_value(SeatBid(game.bid[s], game.blind[s]))
+        for s in range(game.n)
+    )
+    in_hand = game.phase not in (Phase.DEAL,)
+    draw_turn = game.phase is Phase.DRAW and game.turn == seat
+    return Observation(
+        seat=seat,
+        players=game.n,
+        rules=game.rules,
+        dealer=game.dealer,
+        hand_number=game.hand_number,
+        phase=game.phase.value,
+        to_move=game.to_move,
+        hand=CardSet(game.hands[seat]) if looked and in_hand else None,
+        looked=looked,
+        bids=bids,
+        given=given,
+        received=received,
+        tricks=tuple(game.tricks),
+        trick_leader=game.trick_leader,
+        trick=tuple(game.trick),
+        tricks_won=tuple(game.tricks_won),
+        spades_broken=game.spades_broken,
+        totals=tuple(game.totals),
+        bags=tuple(game.bags),
+        scores=tuple(game.scores),
+        winner=game.winner,
+        stock_top=game.stock[game.stock_pos] if draw_turn else None,
+        stock_left=len(game.stock) - game.stock_pos if game.phase is Phase.DRAW else 0,
+        discarded=CardSet(game.seen_discards[seat]) if game.n == 2 else None,
+        pass_chosen=CardSet(game.pending_pass)
+        if game.phase is Phase.EXCHANGE and game.turn == seat and game.pending_pass
+        else None,
+    )

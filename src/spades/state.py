@@ -1,0 +1,824 @@
+"""The game state machine: a whole game of Spades, hand after hand.
+
+``Game`` is the only place where the game is decided. Hot data are ints and bit masks (a
+hand is a 52-bit mask, a card an int), so the legal-move query is mask arithmetic; the public
+face is the typed actions of ``spades.actions`` and the per-seat ``Observation``.
+
+Every action has three forms (pokerkit's triad): ``verify_x`` raises ``IllegalAction`` naming
+the seat, the action and the rule; ``can_x`` answers yes or no; ``x`` applies it and returns
+the ``Event`` appended to ``history``. ``undo`` takes back the last event.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from spades.actions import (
+    BID_BASE,
+    BLIND_NIL_CODE,
+    DRAW_DISCARD_CODE,
+    DRAW_KEEP_CODE,
+    LOOK_CODE,
+    PASS_BASE,
+    Action,
+    Bid,
+    Draw,
+    Look,
+    PassCard,
+    PassCards,
+    Play,
+    decode,
+)
+from spades.cards import (
+    FULL_DECK,
+    SPADE_MASK,
+    SUIT_MASKS,
+    CardSet,
+    bits,
+    card_text,
+)
+from spades.errors import IllegalAction
+from spades.rules import Rules
+from spades.scoring import HandScore, SeatBid, game_winner, score_hand
+
+if TYPE_CHECKING:
+    from spades.observation import Observation
+
+SEAT_NAMES = ("North", "East", "South", "West")
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+NO_BID = -1
+
+
+class Phase(Enum):
+    DEAL = "deal"
+    DRAW = "draw"
+    BID = "bid"
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    OVER = "over"
+
+
+def seat_name(seat: int, players: int = 4) -> str:
+    if players == 4:
+        return SEAT_NAMES[seat]
+    return ("South", "North")[seat] if players == 2 else f"Seat {seat}"
+
+
+class Event(NamedTuple):
+    """What happened: the seat, its action, and the trick's winner if the action ended one.
+
+    A named tuple rather than a dataclass because one is made per card played (hot path)."""
+
+    seat: int
+    action: Action
+    hand_number: int
+    trick_winner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    giver: int
+    receiver: int
+    cards: CardSet
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+
+@dataclass(slots=True)
+class HandLog:
+    """Everything needed to write one hand of a record."""
+
+    dealer: int
+    dealt: list[int]
+    stock: list[int] | None = None
+    bids: list[SeatBid | None] = field(default_factory=list)
+    exchanges: list[Exchange] = field(default_factory=list)
+    plays: list[int] = field(default_factory=list)
+
+
+Shuffler = Callable[[random.Random], list[int]]
+
+_PLAYS = tuple(Play(c) for c in range(52))
+_SUIT_CARDS = tuple(
+    tuple(tuple(s * 13 + r for r in range(13) if field >> r & 1) for field in range(1 << 13))
+    for s in range(4)
+)
+"""For each suit and each 13-bit field of that suit, its cards: mask-to-list by lookup."""
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    deck = list(range(52))
+    rng.shuffle(deck)
+    return deck
+
+
+class Game:
+    """A game from the first deal to the winner.
+
+    ``seed`` (or ``rng``) makes every random choice (first dealer, shuffles) repeatable. With
+    ``auto_deal`` (the default) each hand is dealt from that source as soon as the last one is
+    scored; without it the game waits in ``Phase.DEAL`` for ``deal()``, which is how records
+    are replayed and how the server deals from its own secure, published decks.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        first_dealer: int | None = None,
+        auto_deal: bool = True,
+    ) -> None:
+        self.rules = rules or Rules()
+        self.n = self.rules.players
+        self.rng = rng or random.Random(seed)
+        self.auto_deal = auto_deal
+        sides = self.rules.sides
+        self.totals = [0] * sides
+        self.bags = [0] * sides
+        self.scores: list[HandScore] = []
+        self.logs: list[HandLog] = []
+        self.history: list[Event] = []
+        self._undo: list[tuple[Any, ...]] = []
+        self.winner: int | None = None
+        self.hand_number = 0
+        if first_dealer is None:
+            first_dealer = self._choose_first_dealer()
+        elif not 0 <= first_dealer < self.n:
+            raise IllegalAction(f"first dealer {first_dealer} is not a seat 0..{self.n - 1}")
+        self.first_dealer = first_dealer
+        self.dealer = (first_dealer - 1) % self.n  # advanced by the first deal
+        self.phase = Phase.DEAL
+        self._clear_hand()
+        if auto_deal:
+            self.deal()
+
+    # ------------------------------------------------------------------ setup and dealing
+    def _choose_first_dealer(self) -> int:
+        how = self.rules.first_dealer
+        if isinstance(how, int):
+            return how
+        if how == "random":
+            return self.rng.randrange(self.n)
+        # Draw for deal: each draws a card, highest rank deals, tied highest draw again.
+        contenders = list(range(self.n))
+        while True:
+            deck = shuffled_deck(self.rng)
+            ranks = {seat: deck[i] % 13 for i, seat in enumerate(contenders)}
+            best = max(ranks.values())
+            contenders = [s for s in contenders if ranks[s] == best]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    def _clear_hand(self) -> None:
+        n = self.n
+        self.hands = [0] * n
+        self.looked = [True] * n
+        self.bid = [NO_BID] * n
+        self.blind = [False] * n
+        self.turn = 0
+        self.trick: list[int] = []
+        self.trick_leader = 0
+        self.lead_suit = -1
+        self.tricks_won = [0] * n
+        self.tricks: list[Trick] = []
+        self.spades_broken = False
+        self.exchange_steps: list[tuple[int, int]] = []
+        self.exchanges: list[Exchange] = []
+        self.pending_pass = 0
+        self.stock: list[int] = []
+        self.stock_pos = 0
+        self.seen_discards = [0] * n
+
+    def deal(self, hands: Sequence[int] | None = None, *, stock: Sequence[int] | None = None) -> None:
+        """Start the next hand: from ``hands`` (masks, one per seat), from a two-player
+        ``stock`` (52 cards, top first), or from the game's random source."""
+        if self.phase is not Phase.DEAL:
+            raise IllegalAction(f"cannot deal during the {self.phase.value} phase")
+        n = self.n
+        self._clear_hand()
+        self.hand_number += 1
+        self.dealer = (self.dealer + 1) % n
+        first = (self.dealer + 1) % n
+        if hands is None and stock is None:
+            deck = shuffled_deck(self.rng)
+            if n == 2:
+                stock = deck
+            else:
+                masks = [0] * n
+                for i, c in enumerate(deck):
+                    masks[(first + i) % n] |= 1 << c
+                hands = masks
+        if stock is not None:
+            if n != 2:
+                raise IllegalAction("a stock deal is only for the two-player game")
+            if sorted(stock) != list(range(52)):
+                raise IllegalAction("the stock must hold each of the 52 cards once")
+            self.stock = list(stock)
+            self.logs.append(HandLog(self.dealer, [0] * n, list(stock), [None] * n))
+            self.phase = Phase.DRAW
+            self.turn = first
+            return
+        assert hands is not None
+        self._check_deal(hands)
+        self.hands = list(hands)
+        self.logs.append(HandLog(self.dealer, list(hands), None, [None] * n))
+        self._start_bidding()
+
+    def _check_deal(self, hands: Sequence[int]) -> None:
+        if len(hands) != self.n:
+            raise IllegalAction(f"a deal needs {self.n} hands, not {len(hands)}")
+        seen = 0
+        for seat, h in enumerate(hands):
+            if h.bit_count() != 13:
+                raise IllegalAction(f"{seat_name(seat, self.n)} was dealt {h.bit_count()} cards, not 13")
+            if seen & h:
+                dup = card_text((seen & h).bit_length() - 1)
+                raise IllegalAction(f"card {dup} was dealt twice")
+            seen |= h
+        if self.n == 4 and seen != FULL_DECK:
+            raise IllegalAction("the deal does not hold all 52 cards")
+
+    def _start_bidding(self) -> None:
+        self.phase = Phase.BID
+        self.turn = (self.dealer + 1) % self.n
+        for seat in range(self.n):
+            self.looked[seat] = not self._blind_nil_possible(seat)
+
+    def _blind_nil_possible(self, seat: int) -> bool:
+        r = self.rules
+        if not r.blind_nil:
+            return False
+        if r.blind_nil_behind is None:
+            return True
+        side = r.side_of(seat)
+        return max(self.totals) - self.totals[side] >= r.blind_nil_behind
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose turn it is, or ``None`` between hands and after the game."""
+        return None if self.phase in (Phase.DEAL, Phase.OVER) else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal_play_mask(self) -> int:
+        """The cards the seat to move may play, as a mask (0 outside the play phase)."""
+        if self.phase is not Phase.PLAY:
+            return 0
+        h = self.hands[self.turn]
+        if self.trick:
+            follow = h & SUIT_MASKS[self.lead_suit]
+            return follow or h
+        if self.spades_broken:
+            return h
+        return (h & ~SPADE_MASK) or h
+
+    def legal_cards(self) -> CardSet:
+        return CardSet(self.legal_play_mask())
+
+    def legal_bids(self, seat: int | None = None) -> list[Bid]:
+        seat = self.turn if seat is None else seat
+        if self.phase is not Phase.BID or seat != self.turn:
+            return []
+        out: list[Bid] = []
+        if not self.looked[seat]:
+            if self._blind_nil_possible(seat):
+                out.append(Bid(0, blind=True))
+            return out
+        out.extend(Bid(t) for t in range(self.rules.min_bid, 14))
+        return out
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Actions ``seat`` (by default the seat to move) may take now.
+
+        In the exchange, the whole pass is one ``PassCards`` too many to list, so the single
+        ``PassCard`` steps are listed instead; ``pass_cards`` accepts any legal whole pass.
+        """
+        if seat is None:
+            seat = self.turn
+        acts: list[Action] = []
+        if self.phase is Phase.BID:
+            if not self.looked[seat] and self.bid[seat] == NO_BID:
+                acts.append(Look())
+            acts.extend(self.legal_bids(seat))
+        elif seat != self.turn or self.phase in (Phase.DEAL, Phase.OVER):
+            return acts
+        elif self.phase is Phase.PLAY:
+            acts.extend(Play(c) for c in bits(self.legal_play_mask()))
+        elif self.phase is Phase.EXCHANGE:
+            acts.extend(PassCard(c) for c in bits(self.hands[seat] & ~self.pending_pass))
+        elif self.phase is Phase.DRAW:
+            acts.extend((Draw(True), Draw(False)))
+        return acts
+
+    def legal_codes(self) -> list[int]:
+        """Dense codes of the legal actions of the seat to move (``spades.actions``)."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            h = self.hands[self.turn]
+            if self.trick:
+                lead = self.lead_suit
+                follow = (h >> (13 * lead)) & 0x1FFF
+                if follow:
+                    return list(_SUIT_CARDS[lead][follow])
+            elif not self.spades_broken and h & ~SPADE_MASK:
+                h &= ~SPADE_MASK
+            return [
+                *_SUIT_CARDS[0][h & 0x1FFF],
+                *_SUIT_CARDS[1][(h >> 13) & 0x1FFF],
+                *_SUIT_CARDS[2][(h >> 26) & 0x1FFF],
+                *_SUIT_CARDS[3][h >> 39],
+            ]
+        seat = self.turn
+        if phase is Phase.BID:
+            if not self.looked[seat]:
+                return [LOOK_CODE, BLIND_NIL_CODE] if self._blind_nil_possible(seat) else [LOOK_CODE]
+            return list(range(BID_BASE + self.rules.min_bid, BID_BASE + 14))
+        if phase is Phase.EXCHANGE:
+            return [PASS_BASE + c for c in bits(self.hands[seat] & ~self.pending_pass)]
+        if phase is Phase.DRAW:
+            return [DRAW_KEEP_CODE, DRAW_DISCARD_CODE]
+        return []
+
+    def apply_code(self, code: int) -> Event:
+        """Apply the action of a dense code for the seat to move."""
+        if self.phase is Phase.PLAY and isinstance(code, int) and 0 <= code < 52:
+            return self.play(code)
+        return self.apply(decode(code))
+
+    def apply(self, action: Action, seat: int | None = None) -> Event:
+        """Apply any action; ``seat`` defaults to the seat to move (a look may come early)."""
+        if isinstance(action, Play):
+            return self.play(action.card, seat)
+        if isinstance(action, Bid):
+            return self.make_bid(action, seat)
+        if isinstance(action, Look):
+            return self.look(self.turn if seat is None else seat)
+        if isinstance(action, PassCards):
+            return self.pass_cards(action.cards, seat)
+        if isinstance(action, PassCard):
+            return self.pass_card(action.card, seat)
+        if isinstance(action, Draw):
+            return self.draw(action.keep, seat)
+        raise IllegalAction(f"unknown action {action!r}")
+
+    def verify(self, action: Action, seat: int | None = None) -> None:
+        if isinstance(action, Play):
+            self.verify_play(action.card, seat)
+        elif isinstance(action, Bid):
+            self.verify_bid(action, seat)
+        elif isinstance(action, Look):
+            self.verify_look(self.turn if seat is None else seat)
+        elif isinstance(action, PassCards):
+            self.verify_pass_cards(action.cards, seat)
+        elif isinstance(action, PassCard):
+            self.verify_pass_card(action.card, seat)
+        elif isinstance(action, Draw):
+            self.verify_draw(seat)
+        else:
+            raise IllegalAction(f"unknown action {action!r}")
+
+    def can(self, action: Action, seat: int | None = None) -> bool:
+        try:
+            self.verify(action, seat)
+        except IllegalAction:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ helpers for messages
+    def _name(self, seat: int) -> str:
+        return seat_name(seat, self.n)
+
+    def _where(self) -> str:
+        if self.phase is Phase.PLAY:
+            return f"hand {self.hand_number}, trick {len(self.tricks) + 1}"
+        return f"hand {self.hand_number}, {self.phase.value}"
+
+    def _check_turn(self, seat: int | None, phase: Phase, what: str) -> int:
+        if self.phase is not phase:
+            raise IllegalAction(f"{self._where()}: cannot {what} during the {self.phase.value} phase")
+        if seat is None:
+            return self.turn
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction(f"{self._where()}: seat {seat!r} is not at the table")
+        if seat != self.turn:
+            raise IllegalAction(
+                f"{self._where()}: {self._name(seat)} cannot {what}: it is {self._name(self.turn)}'s turn"
+            )
+        return seat
+
+    # ------------------------------------------------------------------ look
+    def verify_look(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction(f"{self._where()}: seat {seat!r} is not at the table")
+        if self.looked[seat]:
+            raise IllegalAction(f"{self._where()}: {self._name(seat)} has already looked at his cards")
+
+    def can_look(self, seat: int) -> bool:
+        return 0 <= seat < self.n and not self.looked[seat]
+
+    def look(self, seat: int) -> Event:
+        self.verify_look(seat)
+        self.looked[seat] = True
+        return self._record(seat, Look(), ("look", seat))
+
+    # ------------------------------------------------------------------ bid
+    def verify_bid(self, bid: Bid, seat: int | None = None) -> None:
+        seat = self._check_turn(seat, Phase.BID, f"{bid.text}")
+        r = self.rules
+        where = f"hand {self.hand_number}, bid"
+        who = self._name(seat)
+        if bid.blind:
+            if bid.tricks != 0:
+                raise IllegalAction(f"{where}: {who} bid blind_nil with tricks {bid.tricks}")
+            if not r.blind_nil:
+                raise IllegalAction(f"{where}: {who} bid blind_nil but Blind Nil is not allowed")
+            if self.looked[seat]:
+                raise IllegalAction(f"{where}: {who} bid blind_nil after looking at his cards")
+            if not self._blind_nil_possible(seat):
+                raise IllegalAction(
+                    f"{where}: {who} bid blind_nil but his side is not "
+                    f"{r.blind_nil_behind} points behind (blind_nil_behind)"
+                )
+            return
+        if not isinstance(bid.tricks, int) or not 0 <= bid.tricks <= 13:
+            raise IllegalAction(f"{where}: {who} bid {bid.tricks!r}, outside 0..13")
+        if bid.tricks < r.min_bid:
+            raise IllegalAction(f"{where}: {who} bid nil but the lowest bid is {r.min_bid} (min_bid)")
+        if not self.looked[seat]:
+            raise IllegalAction(f"{where}: {who} must look at his cards before bidding {bid.record_value}")
+
+    def can_bid(self, bid: Bid, seat: int | None = None) -> bool:
+        try:
+            self.verify_bid(bid, seat)
+        except IllegalAction:
+            return False
+        return True
+
+    def make_bid(self, bid: Bid | int, seat: int | None = None) -> Event:
+        """Bid; an int is a number bid (0 = Nil)."""
+        if isinstance(bid, int):
+            bid = Bid(bid)
+        self.verify_bid(bid, seat)
+        seat = self.turn
+        last_bid = self.bid.count(NO_BID) == 1
+        undo: tuple[Any, ...] = ("snap", self._snapshot()) if last_bid else ("bid", seat, self.looked[seat])
+        self.bid[seat] = bid.tricks
+        self.blind[seat] = bid.blind
+        if bid.blind:
+            self.looked[seat] = True
+        self.logs[-1].bids[seat] = SeatBid(bid.tricks, bid.blind)
+        self.turn = (seat + 1) % self.n
+        if last_bid:
+            self._end_bidding()
+        return self._record(seat, bid, undo)
+
+    def _end_bidding(self) -> None:
+        k = self.rules.blind_nil_exchange
+        steps: list[tuple[int, int]] = []
+        if self.rules.teams and k > 0:
+            order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
+            for seat in order:
+                partner = (seat + 2) % 4
+                if self.blind[seat] and not self.blind[partner]:
+                    steps += [(partner, seat), (seat, partner)]
+        self.exchange_steps = steps
+        if steps:
+            self.phase = Phase.EXCHANGE
+            self.turn = steps[0][0]
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAY
+        self.turn = (self.dealer + 1) % self.n
+        self.trick_leader = self.turn
+
+    # ------------------------------------------------------------------ exchange
+    def verify_pass_cards(self, cards: CardSet, seat: int | None = None) -> None:
+        seat = self._check_turn(seat, Phase.EXCHANGE, "pass cards")
+        k = self.rules.blind_nil_exchange
+        where = f"hand {self.hand_number}, exchange"
+        who = self._name(seat)
+        if len(cards) != k:
+            raise IllegalAction(f"{where}: {who} passed {len(cards)} cards but must pass {k}")
+        missing = cards.mask & ~self.hands[seat]
+        if missing:
+            raise IllegalAction(f"{where}: {who} passed {CardSet(missing)} which he does not hold")
+        if self.pending_pass & ~cards.mask:
+            raise IllegalAction(f"{where}: {who} already chose {CardSet(self.pending_pass)} to pass")
+
+    def can_pass_cards(self, cards: CardSet, seat: int | None = None) -> bool:
+        try:
+            self.verify_pass_cards(cards, seat)
+        except IllegalAction:
+            return False
+        return True
+
+    def pass_cards(self, cards: CardSet, seat: int | None = None) -> Event:
+        self.verify_pass_cards(cards, seat)
+        return self._do_pass(cards.mask, PassCards(cards))
+
+    def verify_pass_card(self, card: int, seat: int | None = None) -> None:
+        seat = self._check_turn(seat, Phase.EXCHANGE, "pass cards")
+        if not isinstance(card, int) or not 0 <= card < 52 or not self.hands[seat] >> card & 1:
+            raise IllegalAction(
+                f"hand {self.hand_number}, exchange: {self._name(seat)} does not hold {card!r}"
+            )
+        if self.pending_pass >> card & 1:
+            raise IllegalAction(
+                f"hand {self.hand_number}, exchange: {self._name(seat)} already chose {card_text(card)}"
+            )
+
+    def pass_card(self, card: int, seat: int | None = None) -> Event:
+        """Choose one card of the pass; the pass is made when enough are chosen."""
+        self.verify_pass_card(card, seat)
+        chosen = self.pending_pass | 1 << card
+        if chosen.bit_count() == self.rules.blind_nil_exchange:
+            return self._do_pass(chosen, PassCard(card))
+        seat = self.turn
+        self.pending_pass = chosen
+        return self._record(seat, PassCard(card), ("pending", chosen ^ (1 << card)))
+
+    def _do_pass(self, mask: int, action: Action) -> Event:
+        snap = self._snapshot()
+        giver, receiver = self.exchange_steps.pop(0)
+        self.hands[giver] &= ~mask
+        self.hands[receiver] |= mask
+        ex = Exchange(giver, receiver, CardSet(mask))
+        self.exchanges.append(ex)
+        self.logs[-1].exchanges.append(ex)
+        self.pending_pass = 0
+        if self.exchange_steps:
+            self.turn = self.exchange_steps[0][0]
+        else:
+            self._start_play()
+        return self._record(giver, action, ("snap", snap))
+
+    # ------------------------------------------------------------------ two-player draw
+    def verify_draw(self, seat: int | None = None) -> None:
+        self._check_turn(seat, Phase.DRAW, "draw")
+
+    def draw(self, keep: bool, seat: int | None = None) -> Event:
+        self.verify_draw(seat)
+        seat = self.turn
+        snap = self._snapshot()
+        top, nxt = self.stock[self.stock_pos], self.stock[self.stock_pos + 1]
+        if keep:
+            self.hands[seat] |= 1 << top
+        else:
+            self.seen_discards[seat] |= 1 << top
+            self.hands[seat] |= 1 << nxt
+        self.stock_pos += 2
+        self.turn = 1 - seat
+        if self.stock_pos == 52:
+            self.logs[-1].dealt = list(self.hands)
+            self._start_bidding()
+        return self._record(seat, Draw(keep), ("snap", snap))
+
+    @property
+    def stock_top(self) -> int | None:
+        """The card the seat to move sees on the stock in the draw phase."""
+        return self.stock[self.stock_pos] if self.phase is Phase.DRAW else None
+
+    # ------------------------------------------------------------------ play
+    def verify_play(self, card: int, seat: int | None = None) -> None:
+        seat = self._check_turn(seat, Phase.PLAY, "play")
+        where = f"hand {self.hand_number}, trick {len(self.tricks) + 1}"
+        who = self._name(seat)
+        if not isinstance(card, int) or not 0 <= card < 52:
+            raise IllegalAction(f"{where}: {who} played {card!r}, which is not a card")
+        h = self.hands[seat]
+        text = card_text(card)
+        if not h >> card & 1:
+            raise IllegalAction(f"{where}: {who} played {text} but does not hold it")
+        suit = card // 13
+        if self.trick:
+            lead = self.lead_suit
+            if suit != lead and h & SUIT_MASKS[lead]:
+                raise IllegalAction(
+                    f"{where}: {who} played {text} but holds {SUIT_NAMES[lead]} and must follow suit"
+                )
+        elif suit == 0 and not self.spades_broken and h & ~SPADE_MASK:
+            raise IllegalAction(
+                f"{where}: {who} led {text} but spades are not broken and he holds other suits"
+            )
+
+    def can_play(self, card: int, seat: int | None = None) -> bool:
+        if self.phase is not Phase.PLAY or (seat is not None and seat != self.turn):
+            return False
+        return bool(self.legal_play_mask() >> card & 1) if 0 <= card < 52 else False
+
+    def play(self, card: int, seat: int | None = None) -> Event:
+        # The hot path: the legality test is inlined mask arithmetic; the slow verify_play
+        # runs only to explain a refusal.
+        turn = self.turn
+        if self.phase is not Phase.PLAY or (seat is not None and seat != turn):
+            self.verify_play(card, seat)
+        h = self.hands[turn]
+        trick = self.trick
+        bit = 1 << card if isinstance(card, int) and 0 <= card < 52 else 0
+        if not h & bit:
+            self.verify_play(card, seat)
+        suit = card // 13
+        broken_before = self.spades_broken
+        if trick:
+            if suit != self.lead_suit:
+                if h & SUIT_MASKS[self.lead_suit]:
+                    self.verify_play(card, seat)
+                if suit == 0:
+                    self.spades_broken = True
+        else:
+            if suit == 0:
+                if not broken_before and h & ~SPADE_MASK:
+                    self.verify_play(card, seat)
+                self.spades_broken = True
+            self.trick_leader = turn
+            self.lead_suit = suit
+        self.hands[turn] = h ^ bit
+        trick.append(card)
+        self.logs[-1].plays.append(card)
+        if len(trick) < self.n:
+            self.turn = (turn + 1) % self.n
+            ev = Event(turn, _PLAYS[card], self.hand_number)
+            self.history.append(ev)
+            self._undo.append(("play", turn, card, broken_before))
+            return ev
+        return self._finish_trick(turn, card, broken_before)
+
+    def _finish_trick(self, seat: int, card: int, broken_before: bool) -> Event:
+        trick = self.trick
+        lead = self.lead_suit
+        best_i, best_key = 0, -1
+        for i, c in enumerate(trick):
+            key = c + 100 if c < 13 else (c if c // 13 == lead else -1)
+            if key > best_key:
+                best_i, best_key = i, key
+        winner = (self.trick_leader + best_i) % self.n
+        last_trick = len(self.tricks) == 12
+        snap = self._snapshot(with_rng=True) if last_trick else None
+        self.tricks.append(Trick(self.trick_leader, tuple(trick), winner))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.lead_suit = -1
+        self.turn = winner
+        self.trick_leader = winner
+        ev = Event(seat, _PLAYS[card], self.hand_number, winner)
+        self.history.append(ev)
+        if snap is not None:
+            self._undo.append(("snap", snap))
+            self._end_hand()
+        else:
+            self._undo.append(("trick", seat, card, broken_before))
+        return ev
+
+    def _end_hand(self) -> None:
+        bids = [SeatBid(self.bid[s], self.blind[s]) for s in range(self.n)]
+        score = score_hand(self.rules, self.dealer, bids, self.tricks_won, self.totals, self.bags)
+        self.scores.append(score)
+        self.totals = list(score.totals)
+        self.bags = list(score.bags)
+        self.winner = game_winner(self.rules, self.totals)
+        if self.winner is not None:
+            self.phase = Phase.OVER
+        else:
+            self.phase = Phase.DEAL
+            if self.auto_deal:
+                self.deal()
+
+    # ------------------------------------------------------------------ history and undo
+    def _record(self, seat: int, action: Action, undo: tuple[Any, ...]) -> Event:
+        ev = Event(seat, action, self.hand_number)
+        self.history.append(ev)
+        self._undo.append(undo)
+        return ev
+
+    _SNAP_FIELDS = (
+        "phase",
+        "turn",
+        "trick_leader",
+        "lead_suit",
+        "spades_broken",
+        "hand_number",
+        "dealer",
+        "winner",
+        "pending_pass",
+        "stock_pos",
+        "stock",
+    )
+    _SNAP_LISTS = (
+        "hands",
+        "looked",
+        "bid",
+        "blind",
+        "trick",
+        "tricks_won",
+        "tricks",
+        "exchange_steps",
+        "exchanges",
+        "totals",
+        "bags",
+        "seen_discards",
+    )
+
+    def _snapshot(self, with_rng: bool = False) -> tuple[Any, ...]:
+        """Everything an action that ends a phase may change; the per-hand lists are short.
+        The random source is saved only when a deal may follow."""
+        log = self.logs[-1] if self.logs else None
+        log_state = None
+        if log is not None:
+            log_state = (list(log.dealt), list(log.bids), list(log.exchanges), len(log.plays))
+        return (
+            tuple(getattr(self, f) for f in self._SNAP_FIELDS),
+            tuple(list(getattr(self, f)) for f in self._SNAP_LISTS),
+            len(self.logs),
+            log_state,
+            len(self.scores),
+            self.rng.getstate() if with_rng else None,
+        )
+
+    def _restore(self, snap: tuple[Any, ...]) -> None:
+        scalars, lists, n_logs, log_state, n_scores, rng_state = snap
+        for f, v in zip(self._SNAP_FIELDS, scalars, strict=True):
+            setattr(self, f, v)
+        for f, v in zip(self._SNAP_LISTS, lists, strict=True):
+            setattr(self, f, list(v))
+        del self.logs[n_logs:]
+        if log_state is not None:
+            log = self.logs[-1]
+            log.dealt, log.bids, log.exchanges = list(log_state[0]), list(log_state[1]), list(log_state[2])
+            del log.plays[log_state[3] :]
+        del self.scores[n_scores:]
+        if rng_state is not None:
+            self.rng.setstate(rng_state)
+
+    def undo(self) -> Event:
+        """Take back the last action (across hand boundaries too) and return its event."""
+        if not self.history:
+            raise IllegalAction("there is nothing to undo")
+        ev = self.history.pop()
+        info = self._undo.pop()
+        kind = info[0]
+        if kind == "play":
+            _, seat, card, broken = info
+            self.trick.pop()
+            self.logs[-1].plays.pop()
+            self.hands[seat] |= 1 << card
+            self.spades_broken = broken
+            self.turn = seat
+            if not self.trick:
+                self.lead_suit = -1
+        elif kind == "trick":
+            _, seat, card, broken = info
+            last = self.tricks.pop()
+            self.tricks_won[last.winner] -= 1
+            self.trick = list(last.cards[:-1])
+            self.trick_leader = last.leader
+            self.lead_suit = last.cards[0] // 13
+            self.logs[-1].plays.pop()
+            self.hands[seat] |= 1 << card
+            self.spades_broken = broken
+            self.turn = seat
+        elif kind == "bid":
+            _, seat, looked = info
+            self.bid[seat] = NO_BID
+            self.blind[seat] = False
+            self.looked[seat] = looked
+            self.logs[-1].bids[seat] = None
+            self.turn = seat
+        elif kind == "look":
+            self.looked[info[1]] = False
+        elif kind == "pending":
+            self.pending_pass = info[1]
+        else:
+            self._restore(info[1])
+        return ev
+
+    # ------------------------------------------------------------------ views
+    def hand_of(self, seat: int) -> CardSet:
+        """A seat's current cards. For tools that own the whole table (records, tests);
+        players, bots and servers must use ``observation``."""
+        return CardSet(self.hands[seat])
+
+    def observation(self, seat: int) -> Observation:
+        from spades.observation import observe
+
+        return observe(self, seat)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game hand={self.hand_number} phase={self.phase.value} turn={self.turn} totals={self.totals}>"
+        )
