@@ -1,0 +1,83 @@
+"""numba's ``njit`` with the on-disk cache on, and the small bit tools every kernel shares.
+
+All masks inside kernels are ``int64`` (52 bits fit, and signed ints never turn into floats
+when mixed with Python ints, which ``uint64`` does in numba). Each helper here is itself a
+jitted function, so kernels inline-call it; from plain Python it runs as ordinary code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numba
+import numpy as np
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def njit(fn: F) -> F:
+    """Compile in nopython mode with the on-disk cache, so a process pays the compile once ever."""
+    return numba.njit(cache=True)(fn)  # type: ignore[return-value,unused-ignore]
+
+
+SUIT_FIELD = 0x1FFF
+SPADES = 0x1FFF
+NON_SPADES = ((1 << 52) - 1) ^ 0x1FFF
+
+
+def _make_tables() -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    pop = np.zeros(1 << 13, dtype=np.int64)
+    high = np.full(1 << 13, -1, dtype=np.int64)
+    low = np.full(1 << 13, -1, dtype=np.int64)
+    for f in range(1, 1 << 13):
+        pop[f] = bin(f).count("1")
+        high[f] = f.bit_length() - 1
+        low[f] = (f & -f).bit_length() - 1
+    return pop, high, low
+
+
+POP13, HIGH13, LOW13 = _make_tables()
+"""Per 13-bit suit field: number of cards, highest and lowest rank (-1 when empty)."""
+
+
+@njit
+def popcount(x: int) -> int:
+    """Number of set bits of a non-negative int64 (SWAR)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    # Byte sums by shifts rather than a wrapping product, so plain Python and numba agree.
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
+
+
+@njit
+def lowest_bit(x: int) -> int:
+    """Index of the lowest set bit of a non-zero mask."""
+    return popcount((x & -x) - 1)
+
+
+@njit
+def nth_bit(x: int, k: int) -> int:
+    """Index of the ``k``-th (0-based, from the lowest) set bit of ``x``."""
+    for _ in range(k):
+        x &= x - 1
+    return lowest_bit(x)
+
+
+@njit
+def trick_winner(c0: int, c1: int, c2: int, c3: int) -> int:
+    """Offset (0..3) from the leader of the card that wins a full trick."""
+    best = c0
+    bi = 0
+    for i in range(1, 4):
+        c = c1 if i == 1 else (c2 if i == 2 else c3)
+        s = c // 13
+        bs = best // 13
+        if (s == bs and c > best) or (s == 0 and bs != 0):
+            best = c
+            bi = i
+    return bi
