@@ -48,6 +48,7 @@ ENV_TIMEOUT: Final = "SPADES_BOT_TIMEOUT"
 ENV_FALLBACK: Final = "SPADES_BOT_FALLBACK"
 FAULT_KINDS: Final = (ILLEGAL, BAD_JSON, EXIT, TIMEOUT)
 _WHY_MAX: Final = 200
+_SETTLE: Final = 0.05
 _DOWN: Final = "the program is down for the rest of the game"
 
 
@@ -124,6 +125,9 @@ class ProgramBot(Bot):
         self._hand = 0
         self._starts = 0
         self._down_said = False
+        self._down_kind = EXIT
+        """The kind of the fault that last stopped the program: a program that stays down
+        keeps being counted under it."""
 
     # ------------------------------------------------------------------ the Bot interface
     def decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
@@ -146,6 +150,10 @@ class ProgramBot(Bot):
                 raise PipeFault(ILLEGAL, str(e)) from None
         except PipeFault as fault:
             self._fault(fault, obs)
+            if self._pipe is not None:
+                # A stray line read as this answer would push every later answer one act
+                # late; what arrives now belongs to this act and is dropped.
+                self._skip(self._pipe.drain(_SETTLE))
             d = self.fallback.decide(obs, legal)
             return Decision(d.action, f"(fallback {self.fallback.name}) {d.why}".rstrip())
         why = reply.get("why")
@@ -177,19 +185,24 @@ class ProgramBot(Bot):
         if self._session is None:
             self._session, self._starts, self._down_said = key, 0, False
         if self._starts > self.restarts:
-            raise PipeFault(EXIT, _DOWN)
+            raise PipeFault(self._down_kind, _DOWN)
         self._starts += 1
         return self._start(obs)
 
     def _start(self, obs: Observation) -> Pipe:
         label = f"bot {self.name} (seat {obs.seat})"
-        pipe = Pipe(self.argv, log=log, label=label)
+        try:
+            pipe = Pipe(self.argv, log=log, label=label)
+        except PipeFault as fault:
+            self._down_kind = fault.kind
+            raise
         self._pipe = pipe
         self._finalizer = weakref.finalize(self, pipe.kill)
         hello = {"type": "hello", "protocol": PROTOCOL, "seat": obs.seat, "rules": rules_message(obs.rules)}
         try:
             reply = self._request(pipe, hello, timeout=self.hello_timeout)
-        except PipeFault:
+        except PipeFault as fault:
+            self._down_kind = fault.kind
             self._drop_pipe(kill=True)  # it does not speak the protocol: do not keep it
             raise
         name, author = reply.get("name"), reply.get("author")
@@ -203,18 +216,22 @@ class ProgramBot(Bot):
     def _request(
         self, pipe: Pipe, message: dict[str, Any], *, timeout: float | None = None
     ) -> dict[str, Any]:
-        for stray in pipe.drain():
-            log.debug("bot %s: ignored unasked output %r", self.name, stray[:80])
+        self._skip(pipe.drain())
         try:
             pipe.send(encode(message))
             line = pipe.recv(self.timeout if timeout is None else timeout)
-        except PipeFault:
+        except PipeFault as fault:
+            self._down_kind = fault.kind
             self._drop_pipe(kill=True)
             raise
         try:
             return decode_line(line)
         except SpadesError as e:
             raise PipeFault(BAD_JSON, f"{e} in {line[:80]!r}") from None
+
+    def _skip(self, lines: list[bytes]) -> None:
+        for stray in lines:
+            log.info("bot %s: ignored output nobody asked for: %r", self.name, stray[:80])
 
     def _drop_pipe(self, *, kill: bool) -> None:
         pipe, self._pipe = self._pipe, None

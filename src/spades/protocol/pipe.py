@@ -91,9 +91,11 @@ class Pipe:
                 raise PipeFault(EXIT, self._exit_text())
             self._buf += chunk
 
-    def drain(self) -> list[bytes]:
-        """Lines already waiting (output nobody asked for); read without blocking."""
-        while self._sel.select(0):
+    def drain(self, settle: float = 0.0) -> list[bytes]:
+        """Lines nobody asked for: those already waiting, and any arriving within ``settle``
+        seconds (after a bad answer, to catch the real one still in flight)."""
+        deadline = time.monotonic() + settle
+        while self._sel.select(max(0.0, deadline - time.monotonic())):
             chunk = os.read(self._out_fd, 1 << 16)
             if not chunk:
                 break
