@@ -1,0 +1,351 @@
+"""The expert: search over the hidden cards (determinised Monte Carlo with Spades scoring).
+
+For each decision it samples deals consistent with everything its seat knows (see
+``spades.bots.sampling``), keeps them in proportion to how well they fit the bids made (a bid
+of 4 from a hand worth 1 is unlikely; a Nil from a hand with the ace of spades more so), and
+scores each candidate on every deal by playing the hand out (``spades.bots.expert_play``: a
+bid-aware rollout, or an exact search for the last tricks). The score is the hand's points
+for its side minus the opponents' (contract made or set, Nil, bags, the game's end), so it
+plays for points rather than tricks. Bids are chosen the same way: the distribution of
+tricks over sampled deals gives the expected score of every legal bid, Nil included.
+
+It reads only observations, and with a seed it is deterministic: every decision draws from
+a random source seeded by the seed and the position, whatever happened before.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from spades.actions import Action, Bid, Draw, Look, PassCard, Play
+from spades.bots.base import Bot, Decision
+from spades.bots.expert_play import (
+    Scorer,
+    Solver,
+    Table,
+    distinct_moves,
+    hand_strength,
+    nil_risk,
+    rollout,
+    trick_winner,
+)
+from spades.bots.sampling import Knowledge, resample, sample_deal
+from spades.cards import FULL_DECK, card_text
+from spades.errors import SpadesError
+from spades.observation import BidView, Observation
+
+BID_SIGMA = 1.4
+"""Spread (tricks) of the bid model: how far a hand's worth may stray from its bid."""
+
+
+def _bid_parts(view: BidView) -> tuple[int, bool]:
+    """(tricks, blind) of a bid view; -1 tricks for a bid not made yet."""
+    if view is None:
+        return -1, False
+    if view == "blind_nil":
+        return 0, True
+    if view == "nil":
+        return 0, False
+    return int(view), False
+
+
+class ExpertBot(Bot):
+    """Search-based player. ``samples`` deals per card played, ``bid_samples`` per bid,
+    ``time_ms`` a cap per decision (0: none; reaching it ends sampling early, which is the
+    only thing that can make a seeded bot vary), ``dd_tricks`` the tricks left at which
+    rollouts give way to exact search, ``overdraw`` deals drawn per deal kept (for bid
+    weighting), ``nil_margin`` points a Nil must beat the best number bid by."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        samples: int = 40,
+        bid_samples: int = 64,
+        time_ms: int = 2500,
+        dd_tricks: int = 2,
+        overdraw: int = 3,
+        nil_margin: float = 15.0,
+    ) -> None:
+        for name, value, low in (
+            ("samples", samples, 1),
+            ("bid_samples", bid_samples, 1),
+            ("time_ms", time_ms, 0),
+            ("dd_tricks", dd_tricks, 0),
+            ("overdraw", overdraw, 1),
+        ):
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise SpadesError(f"expert setting {name}={value!r} must be a whole number >= {low}")
+        self.seed = seed
+        self.samples = samples
+        self.bid_samples = bid_samples
+        self.time_ms = time_ms
+        self.dd_tricks = dd_tricks
+        self.overdraw = overdraw
+        self.nil_margin = float(nil_margin)
+        self._free_rng = random.Random(seed)
+
+    # ------------------------------------------------------------------ entry point
+    def decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
+        if not legal:
+            raise SpadesError(f"expert at seat {obs.seat}: no legal action to choose from")
+        rng = self._rng_for(obs)
+        plays = [a for a in legal if isinstance(a, Play)]
+        if plays:
+            return self._play(obs, plays, rng)
+        if any(isinstance(a, Look) for a in legal):
+            return self._before_looking(obs, legal)
+        bids = [a for a in legal if isinstance(a, Bid) and not a.blind]
+        if bids:
+            return self._bid(obs, bids, rng)
+        passes = [a for a in legal if isinstance(a, PassCard)]
+        if passes:
+            return self._pass(obs, passes)
+        draws = [a for a in legal if isinstance(a, Draw)]
+        if draws:
+            return self._draw(obs, draws)
+        return Decision(legal[0], "the only kind of action open")
+
+    def _rng_for(self, obs: Observation) -> random.Random:
+        if self.seed is None:
+            return self._free_rng
+        played = sum(len(t.cards) for t in obs.tricks) + len(obs.trick)
+        key = f"{self.seed}|{obs.seat}|{obs.hand_number}|{obs.phase}|{played}|{obs.totals}|{obs.bids}"
+        return random.Random(key)
+
+    # ------------------------------------------------------------------ sampling
+    def _bid_views(self, obs: Observation) -> tuple[list[int], list[bool]]:
+        bids, blind = [], []
+        for v in obs.bids:
+            t, b = _bid_parts(v)
+            bids.append(t)
+            blind.append(b)
+        return bids, blind
+
+    def _weighted_deals(
+        self, obs: Observation, k: Knowledge, count: int, rng: random.Random
+    ) -> list[list[int]]:
+        """``count`` deals, drawn ``overdraw`` times over and kept in proportion to the bids."""
+        bids, blind = self._bid_views(obs)
+        watch = [s for s in range(obs.players) if s != obs.seat and bids[s] >= 0 and not blind[s]]
+        if not watch or self.overdraw == 1:
+            return [sample_deal(k, rng) for _ in range(count)]
+        pool = [sample_deal(k, rng) for _ in range(count * self.overdraw)]
+        back = self._returned_to_partner(obs)
+        weights = []
+        for deal in pool:
+            w = 1.0
+            for s in watch:
+                at_bid = deal[s] | k.played_by[s]
+                if back is not None and s == back[0]:
+                    at_bid = (at_bid & ~back[1]) | back[2]
+                if bids[s] == 0:
+                    w *= nil_risk(at_bid)
+                else:
+                    d = hand_strength(at_bid) - bids[s]
+                    w *= math.exp(-d * d / (2 * BID_SIGMA * BID_SIGMA))
+            weights.append(w)
+        return [pool[i] for i in resample(weights, count, rng)]
+
+    def _returned_to_partner(self, obs: Observation) -> tuple[int, int, int] | None:
+        """When this seat bid Blind Nil and exchanged, its partner bid on a hand without the
+        cards passed back to him (``given``) and with those he passed (``received``)."""
+        if obs.given is None or obs.received is None or obs.players != 4:
+            return None
+        if obs.bids[obs.seat] != "blind_nil":
+            return None
+        return (obs.seat + 2) % 4, obs.given.mask, obs.received.mask
+
+    # ------------------------------------------------------------------ play
+    def _play(self, obs: Observation, plays: Sequence[Play], rng: random.Random) -> Decision:
+        if len(plays) == 1:
+            return Decision(plays[0], f"play {card_text(plays[0].card)}: the only legal card")
+        start = time.perf_counter()
+        k = Knowledge.of(obs)
+        n = obs.players
+        me = obs.seat
+        bids, blind = self._bid_views(obs)
+        bids = [max(b, 0) for b in bids]
+        table = Table(obs.rules, bids)
+        scorer = Scorer(obs.rules, me, bids, blind, obs.totals, obs.bags)
+        legal_mask = 0
+        for p in plays:
+            legal_mask |= 1 << p.card
+        played_all = 0
+        for m in k.played_by:
+            played_all |= m
+        cands = distinct_moves(legal_mask, FULL_DECK & ~played_all)
+        if len(cands) == 1:
+            return Decision(Play(cands[0]), f"play {card_text(cands[0])}: every legal card is equal")
+        deals = self._weighted_deals(obs, k, self.samples, rng)
+        trick = list(obs.trick)
+        leader = obs.trick_leader
+        broken = obs.spades_broken
+        won0 = list(obs.tricks_won)
+        cards_left = obs.hand.mask.bit_count() if obs.hand is not None else 0
+        exact = cards_left <= self.dd_tricks
+        solver = Solver(table, scorer, me) if exact else None
+        my_side = table.side[me]
+        sums = [0.0] * len(cands)
+        ours = [0.0] * len(cands)
+        done = 0
+        for deal in deals:
+            hands0 = deal[:n]
+            for i, c in enumerate(cands):
+                hands = list(hands0)
+                hands[me] ^= 1 << c
+                t = [*trick, c]
+                won = list(won0)
+                lead_by, br = leader, broken or c < 13
+                if len(t) == n:
+                    w = trick_winner(t, leader, n)
+                    won[w] += 1
+                    t, lead_by = [], w
+                if solver is not None:
+                    v = solver.value(hands, t, lead_by, br, won)
+                    sums[i] += v
+                else:
+                    final = rollout(table, hands, t, lead_by, br, won)
+                    sums[i] += scorer.value(final)
+                    ours[i] += sum(final[s] for s in range(n) if table.side[s] == my_side)
+            done += 1
+            if self.time_ms and (time.perf_counter() - start) * 1000 > self.time_ms and done >= 4:
+                break
+        order = sorted(range(len(cands)), key=lambda i: (-sums[i], cands[i] % 13, cands[i]))
+        best = order[0]
+        card = cands[best]
+        avg = sums[best] / done
+        why = f"play {card_text(card)}: {avg:+.1f} points on average over {done} deals"
+        if len(order) > 1:
+            nxt = order[1]
+            why += f" ({card_text(cands[nxt])} {sums[nxt] / done:+.1f})"
+        if solver is None:
+            why += f"; we take {ours[best] / done:.1f} tricks"
+        else:
+            why += " (exact search of the last tricks)"
+        note = self._play_note(obs, table)
+        if note:
+            why += f"; {note}"
+        return Decision(Play(card), why)
+
+    def _play_note(self, obs: Observation, table: Table) -> str:
+        me = obs.seat
+        won = obs.tricks_won
+        if table.nil[me] and won[me] == 0:
+            return "keeps my nil"
+        p = table.partner[me]
+        if p >= 0 and table.nil[p] and won[p] == 0:
+            return "keeps partner's nil covered"
+        if any(won[t] == 0 for t in table.opp_nils[me]):
+            return "presses the opponent's nil"
+        return ""
+
+    # ------------------------------------------------------------------ bidding
+    def _bid(self, obs: Observation, legal: Sequence[Bid], rng: random.Random) -> Decision:
+        k = Knowledge.of(obs)
+        n = obs.players
+        me = obs.seat
+        rules = obs.rules
+        bids, blind = self._bid_views(obs)
+        deals = self._weighted_deals(obs, k, self.bid_samples, rng)
+        numbers = sorted({b.tricks for b in legal if b.tricks > 0})
+        nil_ok = any(b.tricks == 0 for b in legal)
+        mine = max(1, min(13, round(hand_strength(k.hand))))
+        partner = rules.partner_of(me) if rules.teams else None
+        number_values = [0.0] * len(numbers)
+        made = [0] * len(numbers)
+        nil_value = 0.0
+        nil_clean = 0
+        my_tricks = 0.0
+        team_tricks = 0.0
+        for deal in deals:
+            est = list(bids)
+            for s in range(n):
+                if s != me and est[s] < 0:
+                    est[s] = max(1, min(13, round(hand_strength(deal[s]))))
+            est[me] = mine
+            table = Table(rules, est, greedy_side=rules.side_of(me))
+            won_a = rollout(table, list(deal[:n]), [], (obs.dealer + 1) % n, False, [0] * n)
+            my_tricks += won_a[me]
+            team = won_a[me] + (won_a[partner] if partner is not None and est[partner] > 0 else 0)
+            team_tricks += team
+            for i, b in enumerate(numbers):
+                est[me] = b
+                number_values[i] += Scorer(rules, me, est, blind, obs.totals, obs.bags).value(won_a)
+                contract = b + (est[partner] if partner is not None and est[partner] > 0 else 0)
+                made[i] += team >= contract
+            if nil_ok:
+                est[me] = 0
+                table = Table(rules, est)
+                won_b = rollout(table, list(deal[:n]), [], (obs.dealer + 1) % n, False, [0] * n)
+                nil_value += Scorer(rules, me, est, blind, obs.totals, obs.bags).value(won_b)
+                nil_clean += won_b[me] == 0
+        m = len(deals)
+        best_i = max(range(len(numbers)), key=lambda i: (number_values[i], -numbers[i])) if numbers else -1
+        if nil_ok and (best_i < 0 or nil_value / m - self.nil_margin > number_values[best_i] / m):
+            return Decision(
+                Bid(0),
+                f"bid nil: no trick taken in {nil_clean / m:.0%} of {m} deals; worth "
+                f"{nil_value / m:+.1f} points against {number_values[best_i] / m:+.1f} for the best number"
+                if best_i >= 0
+                else f"bid nil: no trick taken in {nil_clean / m:.0%} of {m} deals",
+            )
+        b = numbers[best_i]
+        why = (
+            f"bid {b}: I take {my_tricks / m:.1f} tricks on average over {m} deals"
+            + (f" (we {team_tricks / m:.1f})" if partner is not None else "")
+            + f"; made in {made[best_i] / m:.0%}, worth {number_values[best_i] / m:+.1f} points"
+        )
+        if partner is not None and bids[partner] == 0:
+            why += "; partner bid nil, so I will cover"
+        return Decision(Bid(b), why)
+
+    def _before_looking(self, obs: Observation, legal: Sequence[Action]) -> Decision:
+        """Blind Nil is a gamble for a side far behind near the end; otherwise look."""
+        blind_bid = next((a for a in legal if isinstance(a, Bid) and a.blind), None)
+        if blind_bid is not None and self._desperate(obs):
+            return Decision(blind_bid, "bid blind nil: far behind with the opponents near the target")
+        return Decision(Look(), "look at my cards before bidding")
+
+    def _desperate(self, obs: Observation) -> bool:
+        rules = obs.rules
+        mine = rules.side_of(obs.seat)
+        p = rules.partner_of(obs.seat) if rules.teams else None
+        if p is not None and obs.bids[p] in ("nil", "blind_nil"):
+            return False
+        lead = max(t for s, t in enumerate(obs.totals) if s != mine)
+        return lead - obs.totals[mine] >= 200 and lead >= rules.target - 150
+
+    # ------------------------------------------------------------------ exchange and draw
+    def _pass(self, obs: Observation, legal: Sequence[PassCard]) -> Decision:
+        """Partner of a Blind Nil passes his lowest cards; the Blind Nil bidder passes back his
+        most dangerous ones (high spades, then aces and kings)."""
+        k = obs.rules.blind_nil_exchange
+        chosen = obs.pass_chosen.mask if obs.pass_chosen is not None else 0
+        cards = [a.card for a in legal]
+        if obs.bids[obs.seat] == "blind_nil":
+            cards.sort(key=lambda c: -(c % 13 + (6 if c < 13 else 0)))
+            role = "give back my most dangerous cards"
+        else:
+            cards.sort(key=lambda c: (c % 13, c < 13))
+            role = "give my partner low cards for his blind nil"
+        pick = cards[: max(1, k - chosen.bit_count())]
+        card = pick[0]
+        return Decision(PassCard(card), f"pass {card_text(card)}: {role}")
+
+    def _draw(self, obs: Observation, legal: Sequence[Draw]) -> Decision:
+        top = obs.stock_top
+        keep = top is not None and ((top < 13 and top % 13 >= 6) or top % 13 >= 9)
+        choice = next((d for d in legal if d.keep == keep), legal[0])
+        what = card_text(top) if top is not None else "the card"
+        if choice.keep:
+            return Decision(choice, f"keep {what}: a likely trick")
+        return Decision(choice, f"discard {what}: the unseen next card is worth more on average")
+
+
+__all__ = ["ExpertBot"]
