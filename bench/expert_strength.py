@@ -32,12 +32,9 @@ def play_pair(args: tuple[int, str, str, str]) -> dict[str, object]:
     ms: list[float] = []
     for expert_side in (0, 1):
         g = Game(rules, seed=deal_seed)
-        bots = [
-            make_bot(expert_spec if rules.side_of(s) == expert_side or (not rules.teams and s % 2 == expert_side)
-                     else other_spec, seed=deal_seed * 10 + s)
-            for s in range(n)
-        ]
-        mine = [s for s in range(n) if (rules.side_of(s) == expert_side) or (not rules.teams and s % 2 == expert_side)]
+        # Solo games: the expert holds seats of one parity, so duplicate swaps still apply.
+        mine = [s for s in range(n) if s % 2 == expert_side]
+        bots = [make_bot(expert_spec if s in mine else other_spec, seed=deal_seed * 10 + s) for s in range(n)]
         while not g.scores:
             if g.phase is Phase.DEAL:
                 g.deal()
@@ -53,12 +50,17 @@ def play_pair(args: tuple[int, str, str, str]) -> dict[str, object]:
         if rules.teams:
             diff = sc.points[expert_side] - sc.points[1 - expert_side]
             out["sides"] = int(out["sides"]) + 1  # type: ignore[call-overload]
-            sets = 1 if sc.contracts[expert_side] > 0 and sum(
-                sc.tricks[s] for s in mine if not sc.bids[s].is_nil) < sc.contracts[expert_side] else 0
+            sets = (
+                1
+                if sc.contracts[expert_side] > 0
+                and sum(sc.tricks[s] for s in mine if not sc.bids[s].is_nil) < sc.contracts[expert_side]
+                else 0
+            )
             out["sets"] = int(out["sets"]) + sets  # type: ignore[call-overload]
         else:
             others = [s for s in range(n) if s not in mine]
-            diff = (sum(sc.points[s] for s in mine) / len(mine)) - (sum(sc.points[s] for s in others) / len(others))
+            mean_mine = sum(sc.points[s] for s in mine) / len(mine)
+            diff = mean_mine - sum(sc.points[s] for s in others) / len(others)
         out["diff"] = float(out["diff"]) + diff / 2  # type: ignore[arg-type]
         for s in mine:
             if sc.bids[s].is_nil:
@@ -93,8 +95,10 @@ def main() -> None:
     print(f"nil bids {nil_b}, made {nil_m}" + (f" ({nil_m / nil_b:.0%})" if nil_b else ""))
     if sides:
         print(f"expert side set in {sets}/{sides} hands ({sets / sides:.0%})")
-    print(f"ms per decision: median {statistics.median(ms):.1f}, p99 {ms[int(len(ms) * 0.99)]:.1f}, "
-          f"max {ms[-1]:.1f}")
+    print(
+        f"ms per decision: median {statistics.median(ms):.1f}, p99 {ms[int(len(ms) * 0.99)]:.1f}, "
+        f"max {ms[-1]:.1f}"
+    )
 
 
 if __name__ == "__main__":
