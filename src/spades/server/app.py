@@ -1,0 +1,296 @@
+"""The ASGI app: pages, REST for tools and tests, and a websocket per seat or spectator.
+
+The websocket speaks JSON objects with a ``type``: the client says ``hello`` (with its seat
+token, or none to watch), then ``join``/``look``/``bid``/``pass``/``play``/``hint``; the
+server answers with ``state`` (that connection's own view), ``hint`` or ``error``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+from starlette.websockets import WebSocketState
+
+from spades.actions import Action, Bid, Draw, Look, PassCards, Play
+from spades.cards import CardSet, parse_card
+from spades.errors import SpadesError
+from spades.server.replayview import replay_view
+from spades.server.schema import (
+    MAX_MESSAGE_BYTES,
+    BidMsg,
+    DrawMsg,
+    Claim,
+    CreateTable,
+    Hello,
+    HintMsg,
+    Join,
+    LookMsg,
+    PassMsg,
+    Ping,
+    PlayMsg,
+    client_message,
+    first_error,
+)
+from spades.server.store import Store
+from spades.server.tables import Conn, TableActor, TableManager
+
+STATIC = Path(__file__).with_name("static")
+RATE_PER_S = 10.0
+RATE_BURST = 30.0
+MAX_REFUSED = 200
+
+
+class RateLimit:
+    """A token bucket per connection: bursts are fine, floods are refused."""
+
+    def __init__(self, rate: float = RATE_PER_S, burst: float = RATE_BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def create_app(db_url: str | None = None, *, store: Store | None = None) -> FastAPI:
+    """Build the app on a store (``db_url``; default the SQLite file in the user data dir)."""
+    the_store = store or Store(db_url)
+    manager = TableManager(the_store)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        the_store.migrate()
+        manager.load_all()
+        manager.start()
+        yield
+        await manager.stop()
+
+    app = FastAPI(title="spades", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.manager = manager
+    app.state.store = the_store
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(SpadesError)
+    async def _spades_error(_request: Request, exc: SpadesError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    def table_or_404(table_id: str) -> TableActor:
+        actor = manager.get(table_id)
+        if actor is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        return actor
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    # ------------------------------------------------------------------ REST
+    @app.get("/api/info")
+    async def info() -> dict[str, Any]:
+        return {
+            "hint_bot": manager.hint_level,
+            "bots": ["random", "heuristic", *(["expert"] if manager.hint_level == "expert" else [])],
+        }
+
+    @app.post("/api/tables")
+    async def create_table(req: CreateTable) -> dict[str, Any]:
+        actor = manager.create(req)
+        return {
+            "id": actor.id,
+            "url": f"/t/{actor.id}",
+            "seats": [
+                {"seat": s, "token": c.token, "bot": c.bot, "name": actor.names[s]}
+                for s, c in enumerate(actor.conf.seats)
+            ],
+        }
+
+    @app.get("/api/tables")
+    async def list_tables(status: str = "waiting") -> list[dict[str, Any]]:
+        return manager.open_tables()
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> dict[str, Any]:
+        return table_or_404(table_id).public()
+
+    @app.post("/api/tables/{table_id}/claim")
+    async def claim(table_id: str, req: Claim) -> dict[str, Any]:
+        actor = table_or_404(table_id)
+        if req.seat >= len(actor.conf.seats):
+            raise SpadesError(f"seat {req.seat} is not at this table")
+        err = actor.join(req.seat, req.name)
+        if err is not None:
+            raise SpadesError(err)
+        return {"id": actor.id, "seat": req.seat, "token": actor.conf.seats[req.seat].token}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def get_record(table_id: str, download: bool = False) -> Response:
+        rec = table_or_404(table_id).record()
+        headers = (
+            {"Content-Disposition": f'attachment; filename="spades-{table_id}.json"'} if download else {}
+        )
+        return Response(json.dumps(rec, indent=1), media_type="application/json", headers=headers)
+
+    @app.post("/api/replay")
+    async def post_replay(request: Request) -> JSONResponse:
+        body = await request.body()
+        if len(body) > 2_000_000:
+            raise SpadesError("the record is larger than 2 MB")
+        try:
+            data = json.loads(body)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise SpadesError(f"the record is not JSON: {e}") from None
+        return JSONResponse(replay_view(data))
+
+    # ------------------------------------------------------------------ websocket
+    @app.websocket("/ws/{table_id}")
+    async def ws_endpoint(ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        actor = manager.get(table_id)
+        if actor is None:
+            await ws.send_text(json.dumps({"type": "error", "message": f"no table {table_id!r}"}))
+            await ws.close(code=4404)
+            return
+        conn = Conn()
+        pump = asyncio.create_task(_pump(ws, conn))
+        session = _Session(actor, conn)
+        try:
+            while True:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                text = msg.get("text")
+                if text is None:
+                    raw = msg.get("bytes") or b""
+                    text = (
+                        raw.decode("utf-8", "replace")
+                        if len(raw) <= MAX_MESSAGE_BYTES
+                        else "x" * (MAX_MESSAGE_BYTES + 1)
+                    )
+                if not session.receive(text):
+                    break
+        finally:
+            actor.detach(conn)
+            conn.close()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(pump, 1.0)
+            if ws.application_state != WebSocketState.DISCONNECTED:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+    return app
+
+
+async def _pump(ws: WebSocket, conn: Conn) -> None:
+    while True:
+        text = await conn.queue.get()
+        if text is None:
+            break
+        try:
+            await ws.send_text(text)
+        except Exception:
+            break
+
+
+class _Session:
+    """One websocket's side of the conversation: schema, rate and size checks, then the actor."""
+
+    def __init__(self, actor: TableActor, conn: Conn) -> None:
+        self.actor = actor
+        self.conn = conn
+        self.greeted = False
+        self.limit = RateLimit()
+        self.refused = 0
+
+    def error(self, message: str) -> bool:
+        self.refused += 1
+        self.conn.send(json.dumps({"type": "error", "message": message}))
+        return self.refused < MAX_REFUSED
+
+    def receive(self, text: str) -> bool:
+        """Handle one message; ``False`` closes the connection."""
+        if len(text) > MAX_MESSAGE_BYTES:
+            return self.error(f"message of {len(text)} bytes is over the limit of {MAX_MESSAGE_BYTES}")
+        if not self.limit.take():
+            return self.error("too many messages: slow down")
+        try:
+            msg = client_message.validate_json(text)
+        except ValidationError as e:
+            return self.error(f"malformed message: {first_error(e)}")
+        actor, conn = self.actor, self.conn
+        if isinstance(msg, Ping):
+            conn.send('{"type":"pong"}')
+            return True
+        if isinstance(msg, Hello):
+            if self.greeted:
+                return self.error("hello was already said on this connection")
+            seat = None
+            if msg.token is not None:
+                seat = actor.seat_of_token(msg.token)
+                if seat is None:
+                    return self.error("that seat token is not valid at this table")
+            self.greeted = True
+            conn.seat = seat
+            actor.attach(conn)
+            return True
+        if not self.greeted:
+            return self.error("say hello first")
+        seat = conn.seat
+        if seat is None:
+            return self.error("spectators cannot act: open your seat's invite link to play")
+        if isinstance(msg, Join):
+            err = actor.join(seat, msg.name)
+            return True if err is None else self.error(err)
+        if isinstance(msg, HintMsg):
+            reply = actor.hint(seat)
+            if reply["type"] == "error":
+                return self.error(reply["message"])
+            conn.send(json.dumps(reply))
+            return True
+        try:
+            action = _to_action(msg)
+        except SpadesError as e:
+            return self.error(str(e))
+        err = actor.act(seat, action)
+        return True if err is None else self.error(err)
+
+
+def _to_action(msg: Any) -> Action:
+    if isinstance(msg, LookMsg):
+        return Look()
+    if isinstance(msg, BidMsg):
+        if msg.bid == "blind_nil":
+            return Bid(0, blind=True)
+        return Bid(0 if msg.bid == "nil" else int(msg.bid))
+    if isinstance(msg, PassMsg):
+        return PassCards(CardSet.parse(msg.cards))
+    if isinstance(msg, PlayMsg):
+        return Play(parse_card(msg.card))
+    if isinstance(msg, DrawMsg):
+        return Draw(msg.keep)
+    raise SpadesError(f"unexpected message {msg!r}")

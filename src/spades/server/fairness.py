@@ -1,0 +1,126 @@
+"""The fair-shuffle proof: decks from the OS's secure source, committed before, shown after.
+
+At each deal the table publishes ``commit = sha256(deck_text + salt)`` where ``deck_text`` is
+the 52 cards in dealing order (``"AS 7H ..."``, one space between cards) and ``salt`` a random
+hex string. After the hand it reveals both. Anyone can then check that the hash matches and
+that dealing that deck one card at a time clockwise from the dealer's left gives the hands the
+record shows: the deal was fixed before anyone bid. Records carry the proofs as an extra
+``proofs`` field (record.md keeps unknown fields).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spades.cards import card_text, parse_card
+from spades.errors import InvalidCard, InvalidRecord
+from spades.record import Replay, replay
+from spades.state import Game
+
+_sysrand = secrets.SystemRandom()
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    cards: tuple[int, ...]
+    salt: str
+
+    @property
+    def text(self) -> str:
+        return deck_text(self.cards)
+
+    @property
+    def commit(self) -> str:
+        return commitment(self.text, self.salt)
+
+
+def new_deck() -> Deck:
+    """A deck shuffled by the operating system's secure generator, with a fresh salt."""
+    cards = list(range(52))
+    _sysrand.shuffle(cards)
+    return Deck(tuple(cards), secrets.token_hex(16))
+
+
+def deck_text(cards: Sequence[int]) -> str:
+    return " ".join(card_text(c) for c in cards)
+
+
+def commitment(text: str, salt: str) -> str:
+    return hashlib.sha256((text + salt).encode("utf-8")).hexdigest()
+
+
+def hands_from_deck(cards: Sequence[int], dealer: int, players: int) -> list[int]:
+    """Deal one card at a time clockwise from the dealer's left (rules.md)."""
+    masks = [0] * players
+    first = (dealer + 1) % players
+    for i, c in enumerate(cards):
+        masks[(first + i) % players] |= 1 << c
+    return masks
+
+
+def deal_into(game: Game, deck: Deck) -> None:
+    """Start the game's next hand from ``deck``: 13 each, or the two-player stock."""
+    if game.n == 2:
+        game.deal(stock=list(deck.cards))
+    else:
+        game.deal(hands_from_deck(deck.cards, (game.dealer + 1) % game.n, game.n))
+
+
+@dataclass(frozen=True, slots=True)
+class HandCheck:
+    hand: int
+    commit: str
+    ok: bool
+    why: str
+
+
+def verify_record(data: Any) -> tuple[Replay, list[HandCheck]]:
+    """Replay a record (rules checked by the engine) and check every published proof.
+
+    Raises ``InvalidRecord`` for a record that breaks a rule or has no readable proofs; a proof
+    that does not match is a failed ``HandCheck`` naming the hand and what differs."""
+    rep = replay(data)
+    proofs = data.get("proofs") if isinstance(data, Mapping) else None
+    if not isinstance(proofs, list) or not proofs:
+        raise InvalidRecord("the record holds no shuffle proofs (field proofs)")
+    game = rep.game
+    checks: list[HandCheck] = []
+    for i, p in enumerate(proofs):
+        if not isinstance(p, Mapping):
+            raise InvalidRecord(f"proofs[{i}] must be an object")
+        number = p.get("hand")
+        commit = p.get("commit")
+        if not isinstance(number, int) or not 1 <= number <= len(game.logs) or not isinstance(commit, str):
+            raise InvalidRecord(f"proofs[{i}]: hand {number!r} or commit {commit!r} is not valid")
+        checks.append(_check_one(game, number, commit, p.get("deck"), p.get("salt")))
+    return rep, checks
+
+
+def _check_one(game: Game, number: int, commit: str, text: Any, salt: Any) -> HandCheck:
+    def fail(why: str) -> HandCheck:
+        return HandCheck(number, commit, False, f"hand {number}: {why}")
+
+    if not isinstance(text, str) or not isinstance(salt, str):
+        return fail("the deck and salt were not revealed")
+    if commitment(text, salt) != commit:
+        return fail("sha256(deck + salt) does not match the commitment published at the deal")
+    try:
+        cards = [parse_card(t) for t in text.split(" ")]
+    except InvalidCard as e:
+        return fail(f"the revealed deck is not card text: {e}")
+    if sorted(cards) != list(range(52)):
+        return fail("the revealed deck does not hold each of the 52 cards once")
+    log = game.logs[number - 1]
+    if game.n == 2:
+        if log.stock != cards:
+            return fail("the revealed deck is not the stock of the record")
+    elif hands_from_deck(cards, log.dealer, game.n) != list(log.dealt):
+        return fail("dealing the revealed deck from the dealer's left does not give the recorded hands")
+    return HandCheck(number, commit, True, f"hand {number}: deck and salt match the commitment and the deal")
+
+
+__all__ = ["Deck", "HandCheck", "commitment", "deal_into", "deck_text", "new_deck", "verify_record"]

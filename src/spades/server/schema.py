@@ -1,0 +1,133 @@
+"""Every message a client may send, as pydantic models: anything else is refused unchanged.
+
+The schema checks shape only (types, sizes, known fields); whether an action is allowed is
+for the engine alone to say. Limits here are the server's promises: small messages, short
+names, at most 13 cards in a pass.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+MAX_MESSAGE_BYTES = 2048
+MAX_NAME = 24
+Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
+CardText = Annotated[str, Field(min_length=2, max_length=3)]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def clean_name(value: str) -> str:
+    """Names are shown to others: strip control characters and squeeze spaces. Escaping is
+    the page's job (it only ever sets text, never HTML)."""
+    cleaned = "".join(ch for ch in value if ch.isprintable())
+    cleaned = " ".join(cleaned.split())
+    if not cleaned:
+        raise ValueError("a name needs at least one visible character")
+    return cleaned[:MAX_NAME]
+
+
+class Hello(_Msg):
+    type: Literal["hello"]
+    token: Token | None = None
+
+
+class Join(_Msg):
+    type: Literal["join"]
+    name: Annotated[str, Field(min_length=1, max_length=64)]
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return clean_name(v)
+
+
+class LookMsg(_Msg):
+    type: Literal["look"]
+
+
+class BidMsg(_Msg):
+    type: Literal["bid"]
+    bid: Annotated[int, Field(ge=0, le=13)] | Literal["nil", "blind_nil"]
+
+
+class PassMsg(_Msg):
+    type: Literal["pass"]
+    cards: Annotated[list[CardText], Field(min_length=1, max_length=13)]
+
+
+class PlayMsg(_Msg):
+    type: Literal["play"]
+    card: CardText
+
+
+class DrawMsg(_Msg):
+    type: Literal["draw"]
+    keep: bool
+
+
+class HintMsg(_Msg):
+    type: Literal["hint"]
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | Join | LookMsg | BidMsg | PassMsg | PlayMsg | DrawMsg | HintMsg | Ping,
+    Field(discriminator="type"),
+]
+client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+BOT_LEVELS = ("random", "heuristic", "expert")
+
+
+class SeatSpec(_Msg):
+    """A seat at creation: ``{"open": true}`` for a person, ``{"bot": "heuristic"}`` for a bot."""
+
+    open: bool = False
+    bot: Annotated[str, Field(max_length=40)] | None = None
+    name: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str | None) -> str | None:
+        return None if v is None else clean_name(v)
+
+
+class CreateTable(_Msg):
+    rules: dict[str, Any] | str | None = None
+    seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=4)]
+    bot_delay_ms: Annotated[int, Field(ge=0, le=10_000)] = 600
+    hints: bool = True
+    away_s: Annotated[float, Field(ge=1, le=3600)] = 60.0
+
+
+class Claim(_Msg):
+    seat: Annotated[int, Field(ge=0, le=3)]
+    name: Annotated[str, Field(min_length=1, max_length=64)]
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return clean_name(v)
+
+
+def first_error(exc: Exception) -> str:
+    """One line from a pydantic ValidationError: where and what."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            items = errors()
+        except Exception:
+            items = []
+        if items:
+            e = items[0]
+            loc = ".".join(str(x) for x in e.get("loc", ()) if x != "type") or "message"
+            return f"{loc}: {e.get('msg', 'invalid')}"
+    return str(exc).splitlines()[0]

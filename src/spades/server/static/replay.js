@@ -1,0 +1,112 @@
+// The replay viewer: the server's engine checks the record and lays it out; we only step.
+import { cardSVG, sortHand } from "/static/cards.js";
+import { h, clear, seatLabel, bidText, sha256hex } from "/static/common.js";
+
+const $ = (id) => document.getElementById(id);
+let view = null;
+let hand = 0;
+let step = 0; // tricks shown complete
+
+async function load(record) {
+  $("error").textContent = "";
+  const r = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: typeof record === "string" ? record : JSON.stringify(record) });
+  const data = await r.json();
+  if (!r.ok || data.error) { $("error").textContent = data.error || "cannot read that record"; $("viewer").hidden = true; return; }
+  view = data;
+  hand = 0;
+  step = 0;
+  $("viewer").hidden = false;
+  draw();
+  checkProofsInBrowser(record);
+}
+
+function pos(seat) {
+  const n = view.n;
+  return n === 2 ? (seat === 0 ? 0 : 2) : (seat - 2 + 4) % 4;
+}
+
+function draw() {
+  const H = view.hands[hand];
+  if (!H) { $("where").textContent = "The record holds no hand."; return; }
+  const n = view.n;
+  const tricks = H.tricks;
+  step = Math.max(0, Math.min(step, tricks.length));
+  $("where").textContent = `Hand ${H.number}/${view.hands.length} · trick ${step}/${tricks.length}`;
+  $("title").textContent = `Replay: ${view.players.join(", ")}`;
+  const hands = H.deal.map((cards) => new Set(cards));
+  for (const ex of H.exchange) for (const c of ex.cards) { hands[ex.from].delete(c); hands[ex.to].add(c); }
+  for (let i = 0; i < step; i++) tricks[i].cards.forEach((c, k) => hands[(tricks[i].leader + k) % n].delete(c));
+  for (let p = 0; p < 4; p++) clear($(`r-${p}`)).hidden = true;
+  for (let s = 0; s < n; s++) {
+    const box = $(`r-${pos(s)}`);
+    box.hidden = false;
+    const won = tricks.slice(0, step).filter((t) => t.winner === s).length;
+    box.appendChild(h("div", { class: "who" }, h("span", { class: "name" }, view.players[s]), H.dealer === s ? h("span", { class: "chip" }, "D") : null));
+    box.appendChild(h("div", { class: "meta" }, h("span", {}, seatLabel(s, n)), h("span", {}, `bid ${bidText(H.bids[s])}`), h("span", {}, `won ${won}`)));
+    const cards = h("div", { class: "cards" });
+    sortHand([...hands[s]]).forEach((c) => cards.appendChild(cardSVG(c)));
+    box.appendChild(h("div", { class: "rhand" }, cards));
+  }
+  const centre = clear($("rcentre"));
+  const t = step > 0 ? tricks[step - 1] : null;
+  if (t) {
+    t.cards.forEach((c, k) => {
+      const seat = (t.leader + k) % n;
+      const slot = h("div", { class: `played at-${pos(seat)}${seat === t.winner ? " winner" : ""}` });
+      slot.appendChild(cardSVG(c));
+      slot.appendChild(h("span", { class: "by" }, view.players[seat]));
+      centre.appendChild(slot);
+    });
+    centre.appendChild(h("div", { class: "caption" }, `won by ${view.players[t.winner]}`));
+  } else {
+    centre.appendChild(h("div", { class: "caption" }, H.exchange.length ? `Exchange: ${H.exchange.map((e) => `${view.players[e.from]} → ${view.players[e.to]}: ${e.cards.join(" ")}`).join("; ")}` : "Bids made; press › to step"));
+  }
+  const info = clear($("rinfo"));
+  if (H.score && step === tricks.length) {
+    info.appendChild(h("p", {}, `Hand points: ${H.score.points.join(" / ")} · bags ${H.score.bags.join(" / ")} · totals ${H.score.totals.join(" / ")}`));
+  }
+  if (view.winner !== null && hand === view.hands.length - 1) info.appendChild(h("p", { class: "result" }, `Final: ${view.totals.join(" to ")}`));
+  const pr = clear($("rproofs"));
+  pr.appendChild(h("h2", {}, "Shuffle proofs"));
+  if (view.proof_error) pr.appendChild(h("p", { class: "fail" }, view.proof_error));
+  if (!view.proofs.length && !view.proof_error) pr.appendChild(h("p", {}, "This record carries no shuffle proofs."));
+  for (const p of view.proofs) pr.appendChild(h("p", { class: p.ok ? "good" : "fail", "data-hand": p.hand }, `${p.ok ? "✓" : "✗"} ${p.why}`));
+  pr.appendChild(h("p", { id: "browser-check", class: "note" }));
+}
+
+async function checkProofsInBrowser(record) {
+  // A second, independent check of the hashes, done here in the browser.
+  let data = record;
+  try { if (typeof data === "string") data = JSON.parse(data); } catch { return; }
+  const proofs = (data && data.proofs) || [];
+  let good = 0;
+  for (const p of proofs) {
+    if (typeof p.deck !== "string" || typeof p.salt !== "string") continue;
+    const hex = await sha256hex(p.deck + p.salt);
+    if (hex === null) return;
+    if (hex === p.commit) good++;
+  }
+  const line = $("browser-check");
+  if (line && proofs.length) line.textContent = `Checked in your browser too: ${good} of ${proofs.length} hashes match.`;
+}
+
+$("prev").addEventListener("click", () => { step--; draw(); });
+$("next").addEventListener("click", () => { step++; draw(); });
+$("prev-hand").addEventListener("click", () => { hand = Math.max(0, hand - 1); step = 0; draw(); });
+$("next-hand").addEventListener("click", () => { hand = Math.min(view.hands.length - 1, hand + 1); step = 0; draw(); });
+document.addEventListener("keydown", (e) => {
+  if (!view) return;
+  if (e.key === "ArrowRight") { step++; draw(); }
+  if (e.key === "ArrowLeft") { step--; draw(); }
+});
+$("file").addEventListener("change", async () => {
+  const f = $("file").files[0];
+  if (f) load(await f.text());
+});
+const table = new URLSearchParams(location.search).get("table");
+if (table) {
+  fetch(`/api/tables/${encodeURIComponent(table)}/record`).then(async (r) => {
+    if (!r.ok) { $("error").textContent = `no record for table ${table}`; return; }
+    load(await r.text());
+  });
+}

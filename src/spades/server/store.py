@@ -1,0 +1,192 @@
+"""The event log of every table, in SQLite (default) or PostgreSQL, one schema for both.
+
+Why an event log: a table is rebuilt by replaying what happened to it (joins, deals with their
+secret decks, actions), so the store never holds a half-updated game and a crash loses nothing
+that was written. Every write commits before the caller sends its effect to anyone.
+The schema is created and upgraded by Alembic (``spades/server/migrations``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+from spades.errors import SpadesError
+
+metadata = MetaData()
+
+tables_t = Table(
+    "spades_tables",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("config", Text, nullable=False),
+)
+
+events_t = Table(
+    "spades_events",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("data", Text, nullable=False),
+)
+
+
+class StoreError(SpadesError):
+    """The database refused a read or a write."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    id: str
+    created_at: float
+    status: str
+    config: dict[str, Any]
+    events: list[tuple[int, str, dict[str, Any]]]
+
+
+def default_url() -> str:
+    from platformdirs import user_data_dir
+
+    path = Path(user_data_dir("spades", appauthor=False)) / "spades.db"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+def normalise_url(url: str) -> str:
+    """Accept plain ``postgresql://`` URLs (and ``postgres://``) and use the psycopg 3 driver."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+class Store:
+    """Synchronous and small on purpose: each call is one short transaction."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalise_url(url or default_url())
+        try:
+            parsed = make_url(self.url)
+        except Exception as e:
+            raise StoreError(f"database URL {url!r} is not valid: {e}") from None
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        if self.is_sqlite and parsed.database not in (None, "", ":memory:"):
+            Path(parsed.database or "").parent.mkdir(parents=True, exist_ok=True)
+        kwargs: dict[str, Any] = {}
+        if not self.is_sqlite:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision (creating it on a fresh database)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+        try:
+            with self.engine.begin() as conn:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+        except SQLAlchemyError as e:
+            raise StoreError(f"cannot prepare the database {self.safe_url}: {_short(e)}") from None
+
+    @property
+    def safe_url(self) -> str:
+        return make_url(self.url).render_as_string(hide_password=True)
+
+    def create_table(self, table_id: str, config: dict[str, Any], status: str = "waiting") -> None:
+        self._write(
+            insert(tables_t).values(
+                id=table_id, created_at=time.time(), status=status, config=json.dumps(config)
+            )
+        )
+
+    def append(self, table_id: str, seq: int, kind: str, data: dict[str, Any]) -> None:
+        """Write one event; returns only once it is committed."""
+        self._write(insert(events_t).values(table_id=table_id, seq=seq, kind=kind, data=json.dumps(data)))
+
+    def set_status(self, table_id: str, status: str) -> None:
+        self._write(update(tables_t).where(tables_t.c.id == table_id).values(status=status))
+
+    def _write(self, stmt: Any) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(stmt)
+        except SQLAlchemyError as e:
+            raise StoreError(f"the database refused a write: {_short(e)}") from None
+
+    def table_ids(self, status: str | None = None) -> list[str]:
+        q = select(tables_t.c.id).order_by(tables_t.c.created_at)
+        if status is not None:
+            q = q.where(tables_t.c.status == status)
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(q)]
+
+    def load(self, table_id: str) -> StoredTable | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+            if row is None:
+                return None
+            evs = conn.execute(
+                select(events_t.c.seq, events_t.c.kind, events_t.c.data)
+                .where(events_t.c.table_id == table_id)
+                .order_by(events_t.c.seq)
+            ).all()
+        return StoredTable(
+            row.id,
+            row.created_at,
+            row.status,
+            json.loads(row.config),
+            [(seq, kind, json.loads(data)) for seq, kind, data in evs],
+        )
+
+    def load_all(self, *, exclude_over: bool = False) -> Iterator[StoredTable]:
+        for tid in self.table_ids():
+            t = self.load(tid)
+            if t is not None and not (exclude_over and t.status == "over"):
+                yield t
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL: readers never block the writer; NORMAL: a commit survives a killed process (the
+    # OS holds the pages), which is the crash this server promises to survive.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+def _short(e: Exception) -> str:
+    return str(e).splitlines()[0][:200]

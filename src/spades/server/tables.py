@@ -1,0 +1,593 @@
+"""One actor per table: it alone changes its game, logs each change, then tells the seats.
+
+A change is (1) checked by the engine, (2) written to the store, (3) applied to the game and
+(4) sent to every connection as that connection's own view: a seat gets its ``Observation``,
+a spectator the public part of it. The store write comes before anything is sent, so no one
+ever sees a move that a crash could take back. Bots (and the stand-in for a seat whose player
+is away) run in the table's driver task, are handed only their seat's observation and the
+legal actions, and act after the table's ``bot_delay_ms``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
+from spades.bots import Bot, make_bot
+from spades.cards import CardSet, card_text, parse_card
+from spades.errors import SpadesError
+from spades.observation import bid_value
+from spades.record import to_record
+from spades.rules import Rules
+from spades.server.codec import decode_action, encode_action
+from spades.server.fairness import Deck, deal_into, new_deck
+from spades.server.schema import CreateTable
+from spades.server.store import Store, StoredTable, StoreError
+from spades.state import Game, Phase, seat_name
+
+log = logging.getLogger("spades.server")
+
+PRIVATE_KEYS = ("hand", "exchange", "stock_top", "discarded", "pass_chosen")
+BOTS_NOTE = "Bots see only their own seat's observation (their cards and what was played), never the deal."
+STANDIN_BOT = "heuristic"
+MAX_QUEUE = 256
+
+
+def strongest_bot() -> str:
+    """The hint and stand-in level: the expert bot where this build has it."""
+    try:
+        make_bot("expert")
+    except SpadesError:
+        return "heuristic"
+    return "expert"
+
+
+class Conn:
+    """One websocket's outbox; the app's pump task drains it. A client that falls too far
+    behind is cut off rather than let the server's memory grow."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self.sent: list[str] | None = None  # tests may record every message
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.close()
+            return
+        if self.sent is not None:
+            self.sent.append(text)
+        self.queue.put_nowait(text)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+
+@dataclass
+class SeatConf:
+    kind: str  # "human" or "bot"
+    bot: str | None = None
+    token: str | None = None
+    name: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "bot": self.bot, "token": self.token, "name": self.name}
+
+
+@dataclass
+class TableConf:
+    rules: Rules
+    first_dealer: int
+    seats: list[SeatConf]
+    bot_delay_ms: int = 600
+    hints: bool = True
+    away_s: float = 60.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_dict(),
+            "first_dealer": self.first_dealer,
+            "seats": [s.to_json() for s in self.seats],
+            "bot_delay_ms": self.bot_delay_ms,
+            "hints": self.hints,
+            "away_s": self.away_s,
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> TableConf:
+        return TableConf(
+            rules=Rules.from_spec(d["rules"]),
+            first_dealer=d["first_dealer"],
+            seats=[SeatConf(**s) for s in d["seats"]],
+            bot_delay_ms=d.get("bot_delay_ms", 600),
+            hints=d.get("hints", True),
+            away_s=d.get("away_s", 60.0),
+        )
+
+
+def conf_from_request(req: CreateTable) -> TableConf:
+    """Check a create request against the rules; raise ``SpadesError`` naming the bad part."""
+    rules = Rules.from_spec(req.rules)
+    if len(req.seats) != rules.players:
+        raise SpadesError(f"seats: these rules need {rules.players} seats, not {len(req.seats)}")
+    seats: list[SeatConf] = []
+    for i, s in enumerate(req.seats):
+        if s.open == (s.bot is not None):
+            raise SpadesError(f"seats[{i}]: say either open: true or bot: LEVEL")
+        if s.bot is not None:
+            make_bot(s.bot)  # an unknown level fails here, before the table exists
+            seats.append(SeatConf("bot", bot=s.bot, name=f"Bot ({s.bot})"))
+        else:
+            seats.append(SeatConf("human", token=secrets.token_urlsafe(24), name=s.name))
+    fd = rules.first_dealer
+    first = (
+        fd if isinstance(fd, int) else Game(rules, seed=secrets.randbits(64), auto_deal=False).first_dealer
+    )
+    return TableConf(rules, first, seats, req.bot_delay_ms, req.hints, req.away_s)
+
+
+@dataclass
+class _Clock:
+    changed_at: float = 0.0
+    version: int = 0
+
+
+class TableActor:
+    def __init__(self, table_id: str, conf: TableConf, store: Store, hint_level: str) -> None:
+        self.id = table_id
+        self.conf = conf
+        self.store = store
+        self.hint_level = hint_level
+        self.game = Game(conf.rules, first_dealer=conf.first_dealer, auto_deal=False)
+        self.names: list[str | None] = [s.name if s.kind == "bot" else None for s in conf.seats]
+        self.decks: list[Deck] = []
+        self.seq = 0
+        self.status = "waiting"
+        self.conns: list[Conn] = []
+        self.away_since: list[float | None] = [None] * len(conf.seats)
+        self.clock = _Clock(time.monotonic())
+        self.bots: dict[int, Bot] = {}
+        self._standin: Bot | None = None
+        self._hinter: Bot | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._public: tuple[int, dict[str, Any]] | None = None
+        self.on_status: Callable[[TableActor], None] | None = None
+        for seat, s in enumerate(conf.seats):
+            if s.kind == "bot" and s.bot is not None:
+                self.bots[seat] = make_bot(s.bot)
+
+    # ------------------------------------------------------------------ creation and replay
+    @classmethod
+    def create(cls, table_id: str, conf: TableConf, store: Store, hint_level: str) -> TableActor:
+        store.create_table(table_id, conf.to_json())
+        actor = cls(table_id, conf, store, hint_level)
+        for seat, s in enumerate(conf.seats):
+            if s.kind == "human" and s.name is not None:
+                actor._commit("join", {"seat": seat, "name": s.name})
+        actor._advance()
+        return actor
+
+    @classmethod
+    def restore(cls, stored: StoredTable, store: Store, hint_level: str) -> TableActor:
+        """Rebuild from the log: the same events through the same engine give the same game."""
+        actor = cls(stored.id, TableConf.from_json(stored.config), store, hint_level)
+        for seq, kind, data in stored.events:
+            actor._apply_event(kind, data)
+            actor.seq = seq
+        actor.status = stored.status
+        now = time.monotonic()
+        actor.away_since = [now if s.kind == "human" else None for s in actor.conf.seats]
+        actor._advance()
+        return actor
+
+    # ------------------------------------------------------------------ the one way to change
+    def _commit(self, kind: str, data: dict[str, Any]) -> None:
+        """Write, then apply. A failed write raises ``StoreError`` and changes nothing."""
+        self.store.append(self.id, self.seq + 1, kind, data)
+        self.seq += 1
+        self._apply_event(kind, data)
+
+    def _apply_event(self, kind: str, data: dict[str, Any]) -> None:
+        g = self.game
+        if kind == "join":
+            self.names[data["seat"]] = data["name"]
+        elif kind == "deal":
+            deck = Deck(tuple(parse_card(c) for c in data["deck"].split(" ")), data["salt"])
+            self.decks.append(deck)
+            deal_into(g, deck)
+        elif kind == "act":
+            seat, action = data["seat"], decode_action(data["a"])
+            if isinstance(action, PassCards):
+                g.pass_cards(action.cards, seat)
+            elif isinstance(action, Look):
+                g.look(seat)
+            else:
+                g.apply(action, seat)
+        else:  # pragma: no cover - only a newer server writes kinds we do not know
+            raise SpadesError(f"table {self.id}: unknown event kind {kind!r}")
+        self.clock.version += 1
+        self.clock.changed_at = time.monotonic()
+
+    def _advance(self) -> None:
+        """Dealer chores: start when every seat is filled, deal each hand, notice the end."""
+        status = self.status
+        if status == "waiting" and all(n is not None for n in self.names):
+            status = "playing"
+        if status == "playing" and self.game.phase is Phase.DEAL:
+            deck = new_deck()
+            self._commit("deal", {"deck": deck.text, "salt": deck.salt, "commit": deck.commit})
+        if self.game.is_over:
+            status = "over"
+        if status != self.status:
+            self.store.set_status(self.id, status)
+            self.status = status
+            if self.on_status is not None:
+                self.on_status(self)
+
+    # ------------------------------------------------------------------ what seats ask for
+    def seat_of_token(self, token: str) -> int | None:
+        for seat, s in enumerate(self.conf.seats):
+            if s.token is not None and secrets.compare_digest(s.token, token):
+                return seat
+        return None
+
+    def join(self, seat: int, name: str) -> str | None:
+        """A person takes his seat with a display name; the game starts when all are filled."""
+        if self.conf.seats[seat].kind != "human":
+            return f"{seat_name(seat, self.game.n)} is a bot's seat"
+        if self.names[seat] is not None:
+            return f"{seat_name(seat, self.game.n)} is already taken by {self.names[seat]}"
+        try:
+            self._commit("join", {"seat": seat, "name": name})
+            self._advance()
+        except StoreError as e:
+            return str(e)
+        self._changed()
+        return None
+
+    def act(self, seat: int, action: Action) -> str | None:
+        """A seat's action: ``None`` if accepted, else the one-line reason; a refusal changes
+        nothing."""
+        if self.status != "playing":
+            return "the game is over" if self.status == "over" else "the game has not started yet"
+        try:
+            self.game.verify(action, seat)
+        except SpadesError as e:
+            return str(e)
+        try:
+            self._commit("act", {"seat": seat, "a": encode_action(action)})
+            self._advance()
+        except StoreError as e:
+            return str(e)
+        self._changed()
+        return None
+
+    def hint(self, seat: int) -> dict[str, Any]:
+        if not self.conf.hints:
+            return {"type": "error", "message": "hints are turned off at this table"}
+        g = self.game
+        if self.status != "playing" or g.to_move != seat:
+            return {"type": "error", "message": "a hint is given only on your turn"}
+        if self._hinter is None:
+            self._hinter = make_bot(self.hint_level)
+        d = self._hinter.decide(g.observation(seat), g.legal_actions(seat))
+        return {"type": "hint", "action": encode_action(d.action), "why": d.why, "bot": self.hint_level}
+
+    # ------------------------------------------------------------------ connections
+    def attach(self, conn: Conn) -> None:
+        self.conns.append(conn)
+        if conn.seat is not None:
+            self.away_since[conn.seat] = None
+            self._changed()
+        else:
+            conn.send(self.message_for(None))
+
+    def detach(self, conn: Conn) -> None:
+        if conn in self.conns:
+            self.conns.remove(conn)
+        seat = conn.seat
+        if seat is not None and not any(c.seat == seat for c in self.conns):
+            self.away_since[seat] = time.monotonic()
+            self._changed()
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
+    def _changed(self) -> None:
+        self._public = None
+        self._wake.set()
+        by_seat: dict[int | None, str] = {}
+        for c in list(self.conns):
+            if c.closed:
+                continue
+            text = by_seat.get(c.seat)
+            if text is None:
+                text = by_seat[c.seat] = self.message_for(c.seat)
+            c.send(text)
+
+    # ------------------------------------------------------------------ views
+    def public(self) -> dict[str, Any]:
+        """What anyone may see; cached until the next change."""
+        key = self.clock.version
+        if self._public is not None and self._public[0] == key:
+            return self._public[1]
+        g = self.game
+        n = g.n
+        now = time.monotonic()
+        seats = []
+        for s, conf in enumerate(self.conf.seats):
+            away = self.away_since[s]
+            seats.append(
+                {
+                    "seat": s,
+                    "position": seat_name(s, n),
+                    "kind": conf.kind,
+                    "bot": conf.bot,
+                    "name": self.names[s],
+                    "connected": conf.kind == "bot" or self.connected(s),
+                    "standin": conf.kind == "human" and away is not None and now - away >= self.conf.away_s,
+                }
+            )
+        log_ = g.logs[-1] if g.logs else None
+        last_trick = g.tricks[-1] if g.tricks else None
+        out: dict[str, Any] = {
+            "id": self.id,
+            "status": self.status,
+            "hand": g.hand_number,
+            "phase": g.phase.value,
+            "to_move": g.to_move if self.status == "playing" else None,
+            "dealer": g.dealer if g.hand_number else None,
+            "bids": [bid_value(b) for b in log_.bids] if log_ else [None] * n,
+            "plays": [card_text(c) for c in log_.plays] if log_ else [],
+            "trick": {"leader": g.trick_leader, "cards": [card_text(c) for c in g.trick]},
+            "last_trick": None
+            if last_trick is None
+            else {
+                "leader": last_trick.leader,
+                "cards": [card_text(c) for c in last_trick.cards],
+                "winner": last_trick.winner,
+            },
+            "tricks_won": list(g.tricks_won),
+            "counts": [h.bit_count() for h in g.hands],
+            "totals": list(g.totals),
+            "bags": list(g.bags),
+            "winner": g.winner,
+            "players": list(self.names),
+            "seats": seats,
+            "rules": self.conf.rules.to_dict(),
+            "rules_spec": self.conf.rules.to_spec(),
+            "bot_delay_ms": self.conf.bot_delay_ms,
+            "hints": self.conf.hints,
+            "hint_bot": self.hint_level,
+            "away_s": self.conf.away_s,
+            "proofs": self.proofs(),
+            "sheet": self.sheet(),
+            "bots_note": BOTS_NOTE,
+        }
+        self._public = (key, out)
+        return out
+
+    def proofs(self) -> list[dict[str, Any]]:
+        """Commitments for every hand; deck and salt only once the hand is over."""
+        done = len(self.game.scores)
+        out = []
+        for i, d in enumerate(self.decks):
+            p: dict[str, Any] = {"hand": i + 1, "commit": d.commit}
+            if i < done:
+                p["deck"], p["salt"] = d.text, d.salt
+            out.append(p)
+        return out
+
+    def sheet(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "hand": i + 1,
+                "dealer": s.dealer,
+                "bids": [bid_value(b) for b in s.bids],
+                "tricks": list(s.tricks),
+                "contracts": list(s.contracts),
+                "points": list(s.points),
+                "bags": list(s.bags),
+                "totals": list(s.totals),
+                "penalties": list(s.penalties),
+            }
+            for i, s in enumerate(self.game.scores)
+        ]
+
+    def observation_json(self, seat: int | None) -> dict[str, Any] | None:
+        g = self.game
+        if g.hand_number == 0:
+            return None
+        if seat is not None:
+            return g.observation(seat).to_json()
+        obs = g.observation(0).to_json()
+        for k in PRIVATE_KEYS:
+            obs.pop(k, None)
+        obs["seat"] = None
+        obs["looked"] = None
+        return obs
+
+    def choices(self, seat: int) -> dict[str, Any]:
+        """What the seat may do now, in the page's terms (the engine decides; this only lists)."""
+        g = self.game
+        out: dict[str, Any] = {"look": False, "bids": [], "blind_nil": False, "cards": [], "pass": 0}
+        if self.status != "playing":
+            return out
+        if g.phase is Phase.BID and g.bid[seat] < 0 and g.can_look(seat):
+            out["look"] = True
+        if g.to_move != seat:
+            return out
+        for a in g.legal_actions(seat):
+            if isinstance(a, Bid):
+                if a.blind:
+                    out["blind_nil"] = True
+                else:
+                    out["bids"].append(a.tricks)
+            elif isinstance(a, Play):
+                out["cards"].append(card_text(a.card))
+        if g.phase is Phase.EXCHANGE:
+            out["pass"] = g.rules.blind_nil_exchange
+        if g.phase is Phase.DRAW:
+            out["draw"] = True
+        return out
+
+    def message_for(self, seat: int | None) -> str:
+        msg: dict[str, Any] = {
+            "type": "state",
+            "seq": self.seq,
+            "you": seat,
+            "table": self.public(),
+            "obs": self.observation_json(seat),
+        }
+        if seat is not None:
+            msg["can"] = self.choices(seat)
+        return json.dumps(msg, separators=(",", ":"))
+
+    def record(self) -> dict[str, Any]:
+        """The record of the completed hands (all of them once the game is over), with the
+        shuffle proofs of those hands."""
+        names = [n or seat_name(s, self.game.n) for s, n in enumerate(self.names)]
+        rec = to_record(self.game, names)
+        done = len(self.game.scores)
+        rec["hands"] = rec["hands"][:done]
+        rec["proofs"] = [p for p in self.proofs() if p["hand"] <= done]
+        rec["table"] = self.id
+        rec["bots"] = {str(s): c.bot for s, c in enumerate(self.conf.seats) if c.kind == "bot"}
+        return rec
+
+    # ------------------------------------------------------------------ the driver task
+    def start(self) -> None:
+        if self._task is None and self.status != "over":
+            self._task = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.id}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        for c in self.conns:
+            c.close()
+
+    def _auto_due(self) -> tuple[int, float] | None:
+        """The seat a bot must play for now, and from when."""
+        g = self.game
+        seat = g.to_move
+        if self.status != "playing" or seat is None:
+            return None
+        delay = self.conf.bot_delay_ms / 1000
+        if seat in self.bots:
+            return seat, self.clock.changed_at + delay
+        away = self.away_since[seat]
+        if away is None:
+            return None
+        return seat, max(away + self.conf.away_s, self.clock.changed_at + delay)
+
+    async def _drive(self) -> None:
+        while self.status == "playing" or self.status == "waiting":
+            self._wake.clear()
+            due = self._auto_due()
+            if due is None:
+                await self._wake.wait()
+                continue
+            seat, when = due
+            wait = when - time.monotonic()
+            if wait > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), wait)
+                continue
+            await asyncio.sleep(0)  # let the rest of the server breathe between bot moves
+            if self._auto_due() != due:
+                continue
+            try:
+                self._auto_move(seat)
+            except StoreError as e:
+                log.error("table %s: %s; retrying in 1 s", self.id, e)
+                await asyncio.sleep(1)
+            except Exception:  # a bot bug must not stop the table
+                log.exception("table %s: the bot for seat %d failed", self.id, seat)
+                await asyncio.sleep(1)
+
+    def _auto_move(self, seat: int) -> None:
+        bot = self.bots.get(seat)
+        if bot is None:
+            if self._standin is None:
+                self._standin = make_bot(STANDIN_BOT)
+            bot = self._standin
+        g = self.game
+        legal = g.legal_actions(seat)
+        action = bot.decide(g.observation(seat), legal).action
+        if not isinstance(action, PassCards | PassCard | Look | Draw) and action not in legal:
+            action = legal[0]
+        if self.act(seat, action) is not None:
+            self.act(seat, legal[0])
+
+
+@dataclass
+class TableManager:
+    """Every table of the server, by id; tables are loaded from the store at start."""
+
+    store: Store
+    hint_level: str = field(default_factory=strongest_bot)
+    tables: dict[str, TableActor] = field(default_factory=dict)
+
+    def load_all(self) -> int:
+        for stored in self.store.load_all():
+            actor = TableActor.restore(stored, self.store, self.hint_level)
+            self.tables[actor.id] = actor
+        return len(self.tables)
+
+    def start(self) -> None:
+        for actor in self.tables.values():
+            actor.start()
+
+    async def stop(self) -> None:
+        for actor in self.tables.values():
+            await actor.stop()
+
+    def create(self, req: CreateTable) -> TableActor:
+        conf = conf_from_request(req)
+        table_id = secrets.token_urlsafe(9)
+        actor = TableActor.create(table_id, conf, self.store, self.hint_level)
+        self.tables[table_id] = actor
+        with contextlib.suppress(RuntimeError):
+            actor.start()
+        return actor
+
+    def get(self, table_id: str) -> TableActor | None:
+        return self.tables.get(table_id)
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        out = []
+        for t in self.tables.values():
+            if t.status != "waiting":
+                continue
+            out.append(
+                {
+                    "id": t.id,
+                    "rules": t.conf.rules.to_spec(),
+                    "target": t.conf.rules.target,
+                    "seats": [
+                        {"seat": s, "kind": c.kind, "bot": c.bot, "name": t.names[s]}
+                        for s, c in enumerate(t.conf.seats)
+                    ],
+                }
+            )
+        return out
+
+
+__all__ = ["CardSet", "Conn", "TableActor", "TableManager", "conf_from_request"]
