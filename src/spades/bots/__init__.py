@@ -32,6 +32,8 @@ def _value(text: str) -> Any:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    if spec.startswith("cmd:"):  # the rest is a command line, not settings
+        return "cmd", {"command": spec[4:]}
     name, _, rest = spec.partition(":")
     settings: dict[str, Any] = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
