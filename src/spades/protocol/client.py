@@ -18,6 +18,7 @@ import contextlib
 import logging
 import os
 import shlex
+import threading
 import weakref
 from collections import Counter
 from collections.abc import Sequence
@@ -124,6 +125,7 @@ class ProgramBot(Bot):
         self._session: tuple[int, Rules] | None = None
         self._hand = 0
         self._starts = 0
+        self._lock = threading.Lock()
         self._down_said = False
         self._down_kind = EXIT
         """The kind of the fault that last stopped the program: a program that stays down
@@ -131,6 +133,10 @@ class ProgramBot(Bot):
 
     # ------------------------------------------------------------------ the Bot interface
     def decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
+        with self._lock:  # one conversation at a time, whichever thread asks (the TUI uses workers)
+            return self._decide(obs, legal)
+
+    def _decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
         try:
             pipe = self._ensure(obs)
             message: dict[str, Any] = {
@@ -162,16 +168,18 @@ class ProgramBot(Bot):
     def notify(self, obs: Observation) -> None:
         """Send an ``event``; problems here forfeit nothing and are left for the next ``act``."""
         self.fallback.notify(obs)
-        try:
-            pipe = self._ensure(obs)
-            pipe.send(encode({"type": "event", "observation": obs.to_json()}))
-        except PipeFault as fault:
-            log.debug("bot %s: event not delivered: %s", self.name, fault)
-            self._drop_pipe(kill=True)
+        with self._lock:
+            try:
+                pipe = self._ensure(obs)
+                pipe.send(encode({"type": "event", "observation": obs.to_json()}))
+            except PipeFault as fault:
+                log.debug("bot %s: event not delivered: %s", self.name, fault)
+                self._drop_pipe(kill=True)
 
     def close(self) -> None:
         """Say ``bye`` and let the program exit (killed after a second if it does not)."""
-        self._end_session()
+        with self._lock:
+            self._end_session()
         self.fallback.close()
 
     # ------------------------------------------------------------------ sessions (one per game)
