@@ -266,3 +266,9 @@ def test_distinct_moves_groups_touching_cards() -> None:
     moves = distinct_moves(hand, remaining)
     # KH and QH touch; TH is apart (JH still out); 2C alone.
     assert len(moves) == 3
+
+
+def test_a_card_on_the_table_splits_equal_cards() -> None:
+    hand = CardSet.parse("KH JH").mask
+    assert len(distinct_moves(hand, hand)) == 1
+    assert len(distinct_moves(hand, hand | CardSet.parse("QH").mask)) == 2

@@ -179,7 +179,10 @@ class ExpertBot(Bot):
         played_all = 0
         for m in k.played_by:
             played_all |= m
-        cands = distinct_moves(legal_mask, FULL_DECK & ~played_all)
+        on_table = 0
+        for c in obs.trick:
+            on_table |= 1 << c
+        cands = distinct_moves(legal_mask, (FULL_DECK & ~played_all) | on_table)
         if len(cands) == 1:
             return Decision(Play(cands[0]), f"play {card_text(cands[0])}: every legal card is equal")
         deals = self._weighted_deals(obs, k, self.samples, rng)

@@ -377,7 +377,8 @@ def rollout(
 
 def distinct_moves(legal: int, remaining: int) -> list[int]:
     """One card per group of equals: cards of one suit in ``legal`` with no card of
-    ``remaining`` (every card still out, the mover's included) ranked between them."""
+    ``remaining`` (every card not yet in a finished trick: the hands and the current trick)
+    ranked between them."""
     out: list[int] = []
     prev = -1
     m = legal
@@ -440,6 +441,8 @@ class Solver:
         remaining = 0
         for x in hands:
             remaining |= x
+        for c in trick:
+            remaining |= 1 << c  # a card on the table still splits the cards around it
         moves = distinct_moves(legal, remaining)
         maxing = self.maxer[seat]
         best = -1e18 if maxing else 1e18
