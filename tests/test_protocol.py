@@ -262,3 +262,9 @@ def test_configure_sets_defaults_for_later_bots(monkeypatch: pytest.MonkeyPatch)
     bot = ProgramBot("prog")
     assert bot.timeout == 2.5
     assert bot.fallback.name == "random"
+
+
+def test_the_docs_show_the_example_bot_as_it_is() -> None:
+    doc = (ROOT / "docs" / "bot-protocol.md").read_text()
+    assert EXAMPLE.read_text() in doc
+    assert len(EXAMPLE.read_text().splitlines()) <= 50  # "about 40 lines"
