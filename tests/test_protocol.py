@@ -268,3 +268,26 @@ def test_the_docs_show_the_example_bot_as_it_is() -> None:
     doc = (ROOT / "docs" / "bot-protocol.md").read_text()
     assert EXAMPLE.read_text() in doc
     assert len(EXAMPLE.read_text().splitlines()) <= 50  # "about 40 lines"
+
+
+def test_bot_options_configure_program_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    import click
+    from click.testing import CliRunner
+
+    from spades.protocol.options import bot_options
+
+    monkeypatch.setenv("SPADES_BOT_TIMEOUT", "")
+    monkeypatch.setenv("SPADES_BOT_FALLBACK", "")
+
+    @click.command()
+    @bot_options
+    def cmd() -> None:
+        bot = ProgramBot("prog")
+        click.echo(f"{bot.timeout} {bot.fallback.name}")
+
+    runner = CliRunner()
+    assert runner.invoke(cmd, ["--bot-timeout", "3", "--bot-fallback", "random"]).output == "3.0 random\n"
+    bad = runner.invoke(cmd, ["--bot-timeout", "-1"])
+    assert bad.exit_code == 2 and "positive" in bad.output
+    bad = runner.invoke(cmd, ["--bot-fallback", "nosuch"])
+    assert bad.exit_code == 2 and "unknown bot" in bad.output
