@@ -115,18 +115,18 @@ def test_example_bot_plays_a_whole_game() -> None:
     assert again.totals == game.totals
 
 
-def test_one_program_bot_serves_two_games_with_two_programs() -> None:
+def test_one_program_bot_serves_several_games_with_a_program_each() -> None:
+    """Same seat and rules, a new single-hand game: seen as a new game (the play went back)."""
     bot = ProgramBot(f"{PY} -m spades bot random --seed 1")
+    pipes = []
     try:
-        play_game(Game(seed=1), [bot, *(make_bot("random", seed=i) for i in range(3))], max_hands=1)
-        first = bot._pipe
-        play_game(
-            Game(seed=2),
-            [make_bot("random", seed=5), bot, *(make_bot("random", seed=i) for i in range(2))],
-            max_hands=1,
-        )
-        assert bot._pipe is not None and bot._pipe is not first
-        assert first is not None and not first.alive
+        for seed, seat in ((1, 0), (2, 0), (3, 1)):
+            bots = [make_bot("random", seed=i) for i in range(4)]
+            bots[seat] = bot
+            play_game(Game(seed=seed), bots, max_hands=1)
+            pipes.append(bot._pipe)
+        assert all(p is not None for p in pipes) and len({id(p) for p in pipes}) == 3
+        assert [p.alive for p in pipes if p is not None] == [False, False, True]
         assert bot.faults == 0
     finally:
         bot.close()

@@ -123,7 +123,7 @@ class ProgramBot(Bot):
         self._pipe: Pipe | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._session: tuple[int, Rules] | None = None
-        self._hand = 0
+        self._progress = _START
         self._starts = 0
         self._lock = threading.Lock()
         self._down_said = False
@@ -185,9 +185,10 @@ class ProgramBot(Bot):
     # ------------------------------------------------------------------ sessions (one per game)
     def _ensure(self, obs: Observation) -> Pipe:
         key = (obs.seat, obs.rules)
-        if self._session is not None and (key != self._session or obs.hand_number < self._hand):
+        progress = _progress(obs)
+        if self._session is not None and (key != self._session or progress < self._progress):
             self._end_session()  # a new game: a fresh program and a fresh restart budget
-        self._hand = obs.hand_number
+        self._progress = progress
         if self._pipe is not None:
             return self._pipe
         if self._session is None:
@@ -258,7 +259,7 @@ class ProgramBot(Bot):
     def _end_session(self) -> None:
         self._drop_pipe(kill=False)
         self._session = None
-        self._hand = 0
+        self._progress = _START
 
     def _fault(self, fault: PipeFault, obs: Observation) -> None:
         self.faults += 1
@@ -281,6 +282,19 @@ class ProgramBot(Bot):
 
     def __repr__(self) -> str:
         return f"ProgramBot({self.command!r}, faults={self.faults})"
+
+
+_PHASE_ORDER: Final = {"deal": 0, "draw": 1, "bid": 2, "exchange": 3, "play": 4, "over": 5}
+_START: Final = (0, 0, 0, 0, 0)
+
+
+def _progress(obs: Observation) -> tuple[int, int, int, int, int]:
+    """How far the game has gone, as the seat sees it. It never goes back within a game, so
+    going back means the bot was seated in a new game (a match of single hands starts each
+    at hand 1) and the program must be told with ``bye`` and a fresh ``hello``."""
+    played = len(obs.tricks) * obs.players + len(obs.trick)
+    bids = sum(b is not None for b in obs.bids)
+    return (obs.hand_number, _PHASE_ORDER.get(obs.phase, 0), bids, played, -obs.stock_left)
 
 
 def _one_line(text: str) -> str:
