@@ -1,0 +1,67 @@
+"""``spades play``: a game in the terminal against three computer players (Textual)."""
+
+from __future__ import annotations
+
+import click
+
+from spades.tui.config import make_config
+
+
+@click.command("play")
+@click.option("--rules", "rules", metavar="PRESET|JSON", help="A preset name or a JSON object of overrides.")
+@click.option("--target", type=int, help="Points that end the game (overrides the rules).")
+@click.option("--seed", type=int, help="Seed for the deal and the bots (random if not given).")
+@click.option("--seat", metavar="SEAT", help="Your seat: south (default), west, north, east or 0..3.")
+@click.option(
+    "--bots",
+    metavar="SPEC[,SPEC,SPEC]",
+    help="Computer players: one spec for all, or one per seat clockwise from your left "
+    "(random, heuristic, expert; settings as expert:samples=40).",
+)
+@click.option(
+    "--delay-ms",
+    type=click.IntRange(min=0),
+    default=400,
+    show_default=True,
+    help="Pause before each computer move, so you can follow the play.",
+)
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False),
+    help="Where to save the game record (default: in your user data folder).",
+)
+@click.option("--name", default="You", show_default=True, help="Your name in the record.")
+def command(
+    rules: str | None,
+    target: int | None,
+    seed: int | None,
+    seat: str | None,
+    bots: str | None,
+    delay_ms: int,
+    record_path: str | None,
+    name: str,
+) -> None:
+    """Play Spades in the terminal: you and three computer players."""
+    config = make_config(
+        rules=rules,
+        target=target,
+        seed=seed,
+        seat=seat,
+        bots=bots,
+        delay_ms=delay_ms,
+        record=record_path,
+        name=name,
+    )
+    from spades.tui.app import SpadesApp  # Textual loads only when the game starts
+
+    app = SpadesApp(config)
+    try:
+        app.run()
+    finally:
+        path = app.session.save()  # again, in case the app stopped on an error
+    if path is not None:
+        click.echo(f"Game record saved to {path}")
+        click.echo(f"Replay it with: spades replay {path}")
+    elif app.session.save_error:
+        click.echo(f"spades: {app.session.save_error}", err=True)

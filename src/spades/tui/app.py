@@ -1,0 +1,529 @@
+"""``SpadesApp``: the terminal game. One person, computer players, one screen.
+
+The game screen asks the ``Session`` for the human's observation after every action and
+draws the ``TableView`` built from it. Bots move in an async worker that waits a short,
+visible delay and runs each decision in a thread, so the screen stays responsive; the score
+sheet after each hand and the result at the end are pop-up screens the worker waits on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from spades.actions import Action, Bid, Draw, Look, PassCards, Play
+from spades.bots.base import Decision
+from spades.cards import CardSet
+from spades.tui.config import PlayConfig
+from spades.tui.screens import MODAL_CSS, HelpScreen, LastTrickScreen, ResultScreen, ScoreScreen
+from spades.tui.session import BotTurn, Session
+from spades.tui.view import (
+    TableView,
+    TrickShown,
+    build_view,
+    card_label,
+    refusal,
+    result_text,
+    score_sheet,
+)
+from spades.tui.widgets import FELT, ChoiceBar, HandView, SeatBox, TrickArea
+
+RANK_KEYS = {"a": 12, "k": 11, "q": 10, "j": 9, "t": 8, "0": 8, **{str(d): d - 2 for d in range(2, 10)}}
+SUIT_KEYS = {"s": 0, "h": 1, "d": 2, "c": 3}
+_TYPED = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _input_bindings() -> list[BindingType]:
+    shown = {"l": "Look", "b": "Blind Nil", "h": "Hint", "p": "Last trick", "s": "Scores"}
+    out: list[BindingType] = [
+        Binding("left", "move(-1)", "Move", key_display="←→"),
+        Binding("right", "move(1)", "Move", show=False),
+        Binding("up", "move(1)", show=False),
+        Binding("down", "move(-1)", show=False),
+        Binding("enter", "confirm", "OK", key_display="⏎"),
+        Binding("space", "pick", "Pick", show=False),
+        Binding("escape", "cancel", show=False),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+    ]
+    for ch in _TYPED:
+        out.append(Binding(ch, f"input('{ch}')", shown.get(ch, ""), show=ch in shown))
+    return out
+
+
+class GameScreen(Screen[None]):
+    """The table. All game input is handled here; pop-ups have their own keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = _input_bindings()
+
+    DEFAULT_CSS = f"""
+    GameScreen {{ layout: vertical; background: #08361b; }}
+    #status {{ height: 1; background: #263238; color: #eceff1; padding: 0 1; }}
+    #table {{ height: 1fr; background: {FELT}; }}
+    #top {{ height: 1; content-align: center middle; width: 1fr; }}
+    #middle {{ height: 1fr; }}
+    #left, #right {{ width: 16; height: 1fr; content-align: center middle; padding: 0 1; }}
+    #bottom {{ height: 1; content-align: center middle; width: 1fr; }}
+    SeatBox {{ color: #e0e0e0; }}
+    SeatBox.turn {{ background: #14753c; }}
+    #prompt {{ height: 2; padding: 0 1; background: #102a1a; color: #fff8e1; }}
+    #prompt.error {{ color: #ffab91; text-style: bold; }}
+    #choices {{ background: #102a1a; }}
+    #hand {{ background: #08361b; }}
+    """
+
+    def __init__(self, session: Session, delay_ms: int) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = delay_ms / 1000
+        n = session.players
+        self.names = {
+            s: session.config.name if s == session.human else session.bot_names[s] for s in range(n)
+        }
+        self.short_names = {s: "You" if s == session.human else seat for s, seat in enumerate(_seat_names(n))}
+        self.view: TableView | None = None
+        self.mode = ""
+        self.cursor: int | None = None
+        self.choice: str | None = None
+        self.picked: set[int] = set()
+        self.rank_key: int | None = None
+        self.bid_digits = ""
+        self.sheets_seen = 0
+        self.driving = False
+        self.hinting = False
+        self.message: str | None = None
+        self.message_is_error = False
+        self.over_shown = False
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Vertical(id="table"):
+            yield SeatBox(id="top")
+            with Horizontal(id="middle"):
+                yield SeatBox(id="left")
+                yield TrickArea(id="trick")
+                yield SeatBox(id="right")
+            yield SeatBox(id="bottom")
+        yield Static(id="prompt")
+        yield ChoiceBar(id="choices")
+        yield HandView(id="hand")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        for note in self.session.config.notes:
+            self.notify(note, title="Setup", timeout=8)
+        self.kick()
+
+    # ------------------------------------------------------------------ drawing
+    def refresh_view(self) -> None:
+        obs = self.session.observation()
+        legal = self.session.legal()
+        view = build_view(obs, legal, self.names)
+        mode = f"{view.mode}/{view.hand_number}/" + ",".join(c.value for c in view.choices)
+        if mode != self.mode:
+            self._enter_mode(view, mode)
+        self.view = view
+        self._fix_cursor(view)
+        self.query_one("#status", Static).update(view.status)
+        for where in ("top", "left", "right", "bottom"):
+            self.query_one(f"#{where}", SeatBox).show(view.seat_at(where))
+        trick = view.trick
+        if trick is None and len(obs.scores) > self.sheets_seen:
+            trick = self.session.last_trick  # the hand's last trick, until the sheet is read
+        self.query_one(TrickArea).show(view, trick)
+        prompt = self.query_one("#prompt", Static)
+        prompt.update(self.message if self.message else view.prompt)
+        prompt.set_class(bool(self.message) and self.message_is_error, "error")
+        self.query_one(ChoiceBar).show(view.choices, self.choice)
+        self.query_one(HandView).show(
+            view.hand,
+            face_down=view.face_down,
+            cursor=self.cursor if view.mode in ("play", "pass") else None,
+            picked=frozenset(self.picked),
+            show_legal=view.mode == "play",
+        )
+        self.refresh_bindings()
+
+    def _enter_mode(self, view: TableView, mode: str) -> None:
+        """A new kind of decision: reset the cursor, picks and half-typed keys."""
+        self.mode = mode
+        self.picked = set()
+        self.rank_key = None
+        self.bid_digits = ""
+        self.message = None
+        self.choice = None
+        if view.choices:
+            values = [c.value for c in view.choices]
+            self.choice = "bid:3" if "bid:3" in values else values[0]
+
+    def _fix_cursor(self, view: TableView) -> None:
+        cards = [c.card for c in view.hand]
+        if view.mode == "play":
+            legal = view.legal_cards
+            if self.cursor not in legal:
+                self.cursor = legal[0] if legal else None
+        elif self.cursor not in cards:
+            self.cursor = cards[0] if cards else None
+        values = [c.value for c in view.choices]
+        if self.choice not in values:
+            self.choice = values[0] if values else None
+
+    def say(self, text: str | None, *, error: bool = False) -> None:
+        """Show a one-off message in the prompt line until the next state change."""
+        self.message = text
+        self.message_is_error = error
+        if self.view is not None:
+            prompt = self.query_one("#prompt", Static)
+            prompt.update(text or self.view.prompt)
+            prompt.set_class(bool(text) and error, "error")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "input" and self.view is not None:
+            if parameters == ("l",):
+                return self.view.can_look
+            if parameters == ("b",):
+                return self.view.can_blind
+        return True
+
+    # ------------------------------------------------------------------ the bots' worker
+    def kick(self) -> None:
+        """Redraw, and start the bots' worker unless it is already running."""
+        self.refresh_view()
+        if not self.driving:
+            self.driving = True
+            self.run_worker(self._drive(), group="bots", exit_on_error=True)
+
+    async def _drive(self) -> None:
+        try:
+            while True:
+                obs = self.session.observation()
+                if len(obs.scores) > self.sheets_seen:
+                    await self._pause(2)
+                    await self._after_hand()
+                    if obs.winner is not None:
+                        return
+                    continue
+                if obs.winner is not None:
+                    return
+                turn = self.session.next_bot()
+                if turn is None:
+                    return
+                await self._pause(1)
+                decision = await self._decide(turn)
+                note = self.session.apply_bot(turn, decision)
+                if note:
+                    self.notify(note, severity="warning")
+                self.message = None
+                self.refresh_view()
+                if self.session.last_trick is not None and not self.session.observation().trick:
+                    await self._pause(1)  # let the completed trick be seen
+        finally:
+            self.driving = False
+
+    async def _pause(self, units: float) -> None:
+        if self.delay > 0:
+            await asyncio.sleep(self.delay * units)
+
+    async def _decide(self, turn: BotTurn) -> Decision:
+        if self.delay == 0:
+            return turn.bot.decide(turn.obs, turn.legal)  # fast path for tests
+        return await asyncio.to_thread(turn.bot.decide, turn.obs, turn.legal)
+
+    async def _after_hand(self) -> None:
+        obs = self.session.observation()
+        self.sheets_seen = len(obs.scores)
+        sheet = score_sheet(obs, self.names)
+        self.refresh_view()
+        if obs.winner is not None:
+            self.session.save()
+            self.over_shown = True
+            await self.app.push_screen(
+                ResultScreen(
+                    result_text(obs, self.names), sheet, self.session.saved_to, self.session.save_error
+                )
+            )
+            return
+        done = asyncio.Event()
+        last = obs.scores[-1]
+        taken = ", ".join(f"{self.short_names[s]} {t}" for s, t in enumerate(last.tricks))
+        self.app.push_screen(
+            ScoreScreen(sheet, f"After hand {len(obs.scores)} · tricks: {taken}"),
+            lambda _: done.set(),
+        )
+        await done.wait()
+        self.refresh_view()
+
+    # ------------------------------------------------------------------ human actions
+    def _act(self, action: Action) -> None:
+        err = self.session.act(action)
+        if err:
+            self.say(err, error=True)
+            return
+        self.message = None
+        self.kick()
+
+    def _play(self, card: int) -> None:
+        obs = self.session.observation()
+        why = refusal(obs, card)
+        if why is not None:
+            self.cursor = card if obs.hand is not None and card in obs.hand else self.cursor
+            self.refresh_view()
+            self.say(why, error=True)
+            return
+        self._act(Play(card))
+
+    def _toggle_pick(self, card: int) -> None:
+        view = self.view
+        if view is None or view.mode != "pass":
+            return
+        if card in self.picked:
+            self.picked.discard(card)
+        elif len(self.picked) < view.pass_count:
+            self.picked.add(card)
+        else:
+            self.say(f"You have picked {view.pass_count} cards already: Enter to pass them.", error=True)
+            return
+        self.cursor = card
+        self.refresh_view()
+        left = view.pass_count - len(self.picked)
+        self.say(f"Picked {len(self.picked)}: " + (f"{left} more to pick." if left else "Enter to pass."))
+
+    def _pass(self) -> None:
+        view = self.view
+        if view is None or view.mode != "pass":
+            return
+        if len(self.picked) != view.pass_count:
+            self.say(f"Pick {view.pass_count} cards to pass ({len(self.picked)} picked).", error=True)
+            return
+        err = self.session.act(PassCards(CardSet(self.picked)))
+        if err:
+            self.say(err, error=True)
+            return
+        self.picked = set()
+        self.kick()
+
+    def _choose(self, value: str) -> None:
+        view = self.view
+        if view is None or value not in {c.value for c in view.choices}:
+            return
+        if value.startswith("bid:"):
+            self._act(Bid(int(value[4:])))
+        elif value == "blind":
+            self._act(Bid(0, blind=True))
+        elif value == "look":
+            self._act(Look())
+        elif value in ("keep", "discard"):
+            self._act(Draw(value == "keep"))
+        elif value == "pass":
+            self._pass()
+
+    def _card_typed(self, card: int) -> None:
+        view = self.view
+        if view is None:
+            return
+        if view.mode == "pass":
+            if card in {c.card for c in view.hand}:
+                self._toggle_pick(card)
+            else:
+                self.say(f"You do not hold {card_label(card)}.", error=True)
+        else:
+            self._play(card)
+
+    # ------------------------------------------------------------------ key actions
+    def action_move(self, step: int) -> None:
+        view = self.view
+        if view is None:
+            return
+        if view.mode in ("play", "pass"):
+            cards = list(view.legal_cards) if view.mode == "play" else [c.card for c in view.hand]
+            if not cards:
+                return
+            i = cards.index(self.cursor) if self.cursor in cards else -step
+            self.cursor = cards[(i + step) % len(cards)]
+        elif view.choices:
+            values = [c.value for c in view.choices]
+            i = values.index(self.choice) if self.choice in values else 0
+            self.choice = values[max(0, min(len(values) - 1, i + step))]
+        self.refresh_view()
+
+    def action_confirm(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        if view.mode == "play" and self.cursor is not None:
+            self._play(self.cursor)
+        elif view.mode == "pass":
+            self._pass()
+        elif self.choice is not None:
+            self._choose(self.choice)
+
+    def action_pick(self) -> None:
+        if self.view is not None and self.view.mode == "pass" and self.cursor is not None:
+            self._toggle_pick(self.cursor)
+
+    def action_cancel(self) -> None:
+        self.rank_key = None
+        self.bid_digits = ""
+        if self.picked:
+            self.picked = set()
+        self.message = None
+        self.refresh_view()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_input(self, ch: str) -> None:
+        view = self.view
+        if view is None:
+            return
+        mode = view.mode
+        if mode in ("play", "pass"):
+            if self.rank_key is not None and ch in SUIT_KEYS:
+                card = SUIT_KEYS[ch] * 13 + self.rank_key
+                self.rank_key = None
+                self._card_typed(card)
+                return
+            if ch == "1":
+                self.say("1… then 0 for a ten.")
+                return
+            if ch in RANK_KEYS:
+                self.rank_key = RANK_KEYS[ch]
+                label = "10" if self.rank_key == 8 else ch.upper()
+                self.say(f"{label}… now the suit: S H D C.")
+                return
+        if mode == "bid" and ch.isdigit():
+            digits = self.bid_digits + ch if self.bid_digits == "1" and ch in "0123" else ch
+            self.bid_digits = digits if digits == "1" else ""
+            self._select_choice(f"bid:{int(digits)}")
+            return
+        if mode == "bid" and ch == "n":
+            self._select_choice("bid:0")
+            return
+        if mode == "draw" and ch in ("k", "d"):
+            self._choose("keep" if ch == "k" else "discard")
+            return
+        if ch == "l":
+            if view.can_look:
+                self._act(Look())
+        elif ch == "b":
+            if view.can_blind:
+                self._act(Bid(0, blind=True))
+        elif ch == "h":
+            self.action_hint()
+        elif ch == "p":
+            self.action_last_trick()
+        elif ch == "s":
+            self.action_scores()
+
+    def _select_choice(self, value: str) -> None:
+        view = self.view
+        if view is not None and value in {c.value for c in view.choices}:
+            self.choice = value
+            self.refresh_view()
+        else:
+            self.say("That bid is not allowed.", error=True)
+
+    def action_last_trick(self) -> None:
+        self.app.push_screen(LastTrickScreen(self.session.last_trick, self.short_names))
+
+    def action_scores(self) -> None:
+        obs = self.session.observation()
+        self.app.push_screen(ScoreScreen(score_sheet(obs, self.names), "Score sheet", "Enter: close"))
+
+    def action_hint(self) -> None:
+        if self.hinting:
+            return
+        asked = self.session.hint_turn()
+        if asked is None:
+            self.say("A hint is for your turn.")
+            return
+        self.hinting = True
+        self.say(f"Asking the {asked[1]} bot…")
+        self.run_worker(self._hint(*asked), group="hint")
+
+    async def _hint(self, turn: BotTurn, name: str) -> None:
+        try:
+            decision = await asyncio.to_thread(turn.bot.decide, turn.obs, turn.legal)
+        finally:
+            self.hinting = False
+        if turn.version != self.session.version:
+            return
+        action = decision.action
+        what = action.text
+        if isinstance(action, Play):
+            self.cursor = action.card
+            what = f"play {card_label(action.card)}"
+        elif isinstance(action, Bid) and not action.blind:
+            self.choice = f"bid:{action.tricks}"
+        elif hasattr(action, "card"):
+            what = f"pass {card_label(action.card)}"
+            self.cursor = action.card
+        self.refresh_view()
+        why = f" — {decision.why}" if decision.why else ""
+        self.say(f"Hint ({name}): {what}{why}")
+
+    # ------------------------------------------------------------------ mouse
+    def on_hand_view_clicked(self, message: HandView.Clicked) -> None:
+        view = self.view
+        if view is None:
+            return
+        if view.mode == "pass":
+            self._toggle_pick(message.card)
+        elif view.mode == "play":
+            self._play(message.card)
+        else:
+            self.say("It is not your turn to play.", error=True)
+
+    def on_choice_bar_chosen(self, message: ChoiceBar.Chosen) -> None:
+        self.choice = message.value
+        self._choose(message.value)
+
+
+def _seat_names(n: int) -> list[str]:
+    from spades.state import seat_name
+
+    return [seat_name(s, n) for s in range(n)]
+
+
+class SpadesApp(App[None]):
+    """A game of Spades in the terminal for one person and computer players."""
+
+    TITLE = "Spades"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", key_display="^q", priority=True),
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+    ]
+    ENABLE_COMMAND_PALETTE = False
+    CSS = MODAL_CSS
+
+    def __init__(self, config: PlayConfig, session: Session | None = None) -> None:
+        super().__init__()
+        self.config = config
+        self.session = session or Session(config)
+
+    def on_mount(self) -> None:
+        self.push_screen(GameScreen(self.session, self.config.delay_ms))
+
+    @property
+    def game_screen(self) -> GameScreen:
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                return screen
+        raise LookupError("the game screen is not up")
+
+    async def action_quit(self) -> None:
+        """Save the record, then leave (Ctrl+Q, Ctrl+C)."""
+        self.session.save()
+        self.exit()
+
+    def on_unmount(self) -> None:
+        self.session.close()
+
+
+__all__ = ["GameScreen", "SpadesApp", "TrickShown"]

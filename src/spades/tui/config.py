@@ -1,0 +1,191 @@
+"""Options of ``spades play`` turned into one checked value, before any screen is drawn.
+
+Parsing lives here, apart from the command and the app, so that a bad ``--rules``,
+``--seat`` or ``--bots`` is a one-line ``SpadesError`` naming the option, and tests can build
+a game without going through the command line.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import importlib.util
+import json
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from spades.bots import Bot, make_bot, parse_spec
+from spades.errors import SpadesError
+from spades.rules import Rules
+from spades.state import seat_name
+
+DEFAULT_BOT = "heuristic"
+HINT_BOTS = ("expert", "heuristic")
+"""The hint asks the strongest bot that exists in this build, in this order."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayConfig:
+    """Everything a terminal game needs to start; made by ``make_config``."""
+
+    rules: Rules
+    human: int
+    bots: dict[int, str]
+    """Bot spec per computer seat."""
+    seed: int
+    delay_ms: int = 400
+    record_path: Path | None = None
+    name: str = "You"
+    notes: tuple[str, ...] = field(default=())
+    """Messages for the player about the setup (e.g. a bot that fell back)."""
+
+
+def parse_rules(text: str | None, target: int | None = None) -> Rules:
+    """A preset name or a JSON object of overrides (``{"preset": "hoyle", "target": 300}``)."""
+    spec: str | dict[str, object] | None = None
+    if text is not None:
+        stripped = text.strip()
+        if stripped.startswith("{"):
+            try:
+                loaded = json.loads(stripped)
+            except json.JSONDecodeError as e:
+                raise SpadesError(f"--rules: unreadable JSON at column {e.colno}: {e.msg}") from None
+            if not isinstance(loaded, dict):
+                raise SpadesError("--rules: JSON must be an object of rule options")
+            spec = loaded
+        else:
+            spec = stripped
+    rules = Rules.from_spec(spec)
+    if target is not None:
+        rules = rules.replace(target=target)
+    return rules
+
+
+def parse_seat(text: str | None, players: int) -> int:
+    """A seat number or name; the default is South (seat 2, or seat 0 of two players)."""
+    names = [seat_name(s, players).lower() for s in range(players)]
+    if text is None:
+        return names.index("south")
+    t = text.strip().lower()
+    if t.isdigit() and int(t) < players:
+        return int(t)
+    for s, name in enumerate(names):
+        if t in (name, name[0]):
+            return s
+    raise SpadesError(f"--seat: {text!r} is not a seat ({', '.join(names)} or 0..{players - 1})")
+
+
+def split_bot_specs(text: str) -> list[str]:
+    """Split ``a,b:x=1,y=2,c`` into specs; a ``key=value`` item joins the spec before it."""
+    specs: list[str] = []
+    for item in (x.strip() for x in text.split(",")):
+        if not item:
+            continue
+        if specs and "=" in item and ":" not in item:
+            sep = "," if ":" in specs[-1] else ":"
+            specs[-1] = f"{specs[-1]}{sep}{item}"
+        else:
+            specs.append(item)
+    return specs
+
+
+def assign_bots(text: str | None, players: int, human: int) -> dict[int, str]:
+    """Specs per computer seat. One spec seats it everywhere; otherwise one per computer seat,
+    clockwise from the player's left (left, partner, right when four play)."""
+    others = [(human + i) % players for i in range(1, players)]
+    specs = split_bot_specs(text) if text else [DEFAULT_BOT]
+    if len(specs) == 1:
+        specs = specs * len(others)
+    if len(specs) != len(others):
+        raise SpadesError(
+            f"--bots: give 1 or {len(others)} bot specs (clockwise from your left), not {len(specs)}"
+        )
+    return dict(zip(others, specs, strict=True))
+
+
+def bot_available(name: str) -> bool:
+    from spades.bots import REGISTRY
+
+    entry = REGISTRY.get(name)
+    if entry is None:
+        return False
+    try:
+        return importlib.util.find_spec(entry[0]) is not None
+    except ImportError:
+        return False
+
+
+def resolve_bots(specs: dict[int, str], players: int) -> tuple[dict[int, str], tuple[str, ...]]:
+    """Swap a bot this build lacks (the expert, until it lands) for the heuristic, with a note."""
+    out: dict[int, str] = {}
+    notes: list[str] = []
+    for seat, spec in specs.items():
+        name, _ = parse_spec(spec)
+        if name == "expert" and not bot_available(name):
+            notes.append(
+                f"The expert bot is not available in this build: {seat_name(seat, players)} "
+                f"plays {DEFAULT_BOT} instead."
+            )
+            spec = DEFAULT_BOT
+        out[seat] = spec
+    return out, tuple(notes)
+
+
+def build_bots(config: PlayConfig) -> dict[int, Bot]:
+    """Make each seat's bot, seeded from the game seed so a seeded game replays alike."""
+    return {seat: make_bot(spec, seed=config.seed * 7 + seat) for seat, spec in config.bots.items()}
+
+
+def hint_bot(seed: int) -> tuple[Bot, str]:
+    """The strongest available bot for hints, and its name."""
+    for name in HINT_BOTS:
+        if bot_available(name):
+            try:
+                return make_bot(name, seed=seed), name
+            except SpadesError:
+                continue
+    return make_bot(DEFAULT_BOT, seed=seed), DEFAULT_BOT
+
+
+def default_record_path(seed: int, when: _dt.datetime | None = None) -> Path:
+    """``<user data dir>/spades/games/<date>-<time>-seed<N>.json``."""
+    import platformdirs
+
+    when = when or _dt.datetime.now()
+    base = Path(platformdirs.user_data_dir("spades", appauthor=False)) / "games"
+    return base / f"{when:%Y%m%d-%H%M%S}-seed{seed}.json"
+
+
+def make_config(
+    *,
+    rules: str | None = None,
+    target: int | None = None,
+    seed: int | None = None,
+    seat: str | None = None,
+    bots: str | None = None,
+    delay_ms: int = 400,
+    record: str | Path | None = None,
+    name: str = "You",
+) -> PlayConfig:
+    """Check every option; raise a one-line ``SpadesError`` naming the bad one."""
+    r = parse_rules(rules, target)
+    human = parse_seat(seat, r.players)
+    specs, notes = resolve_bots(assign_bots(bots, r.players, human), r.players)
+    if delay_ms < 0:
+        raise SpadesError(f"--delay-ms: {delay_ms} is negative")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    path = Path(record).expanduser() if record is not None else default_record_path(seed)
+    config = PlayConfig(
+        rules=r,
+        human=human,
+        bots=specs,
+        seed=seed,
+        delay_ms=delay_ms,
+        record_path=path,
+        name=name,
+        notes=notes,
+    )
+    for spec in specs.values():  # fail now, not after the screen is up
+        make_bot(spec, seed=0).close()
+    return config

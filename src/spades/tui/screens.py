@@ -1,0 +1,175 @@
+"""Pop-up screens: the score sheet, the last trick, the help, and the result of the game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from spades.tui.view import ScoreSheet, TrickShown, card_label
+from spades.tui.widgets import card_style
+
+MODAL_CSS = """
+ModalScreen { align: center middle; background: $background 60%; }
+.dialog { width: auto; max-width: 100%; height: auto; max-height: 100%;
+          border: round $accent; background: $surface; padding: 0 1; }
+.dialog .title { text-style: bold; color: $accent; width: auto; }
+.dialog .hint { color: $text-muted; width: auto; }
+.dialog Static { width: auto; }
+#sheet, #result { width: 78; }
+"""
+"""Global CSS of the pop-ups (the app loads it: a screen's own CSS would be scoped to it)."""
+
+
+def sheet_table(sheet: ScoreSheet, max_rows: int = 100) -> Table:
+    """The score sheet as a table: one row per hand (the last ``max_rows``), columns per side."""
+    table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
+    table.add_column("Hand", justify="right", style="dim")
+    per = len(sheet.columns)
+    for side in sheet.sides:
+        for i, col in enumerate(sheet.columns):
+            head = f"{side}\n{col}" if i == 0 else f"\n{col}"
+            table.add_column(
+                head,
+                justify="left" if i == 0 else "right",
+                style="bold" if col.startswith("Total") else "",
+                no_wrap=True,
+            )
+    rows = sheet.rows
+    if len(rows) > max_rows:
+        skipped = len(rows) - max_rows + 1
+        table.add_row("…", f"{skipped} earlier hands", *([""] * (per * len(sheet.sides) - 1)))
+        rows = rows[-(max_rows - 1) :]
+    for row in rows:
+        table.add_row(*row)
+    table.add_row("", *([""] * (per * len(sheet.sides))))
+    totals: list[str] = []
+    for k in range(len(sheet.sides)):
+        cells = [""] * per
+        cells[-1] = str(sheet.totals[k])
+        if per == 5:
+            cells[-2] = str(sheet.bags[k])
+        totals += cells
+    table.add_row("Now", *totals, style="bold")
+    return table
+
+
+def _rows_that_fit(screen: ModalScreen[None]) -> int:
+    """Hands the sheet can list on this terminal (a long game shows its latest hands)."""
+    return max(3, screen.app.size.height - 10)
+
+
+class ScoreScreen(ModalScreen[None]):
+    """The score sheet; shown after every hand and on request."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape,space,s", "close", "Continue"),
+    ]
+
+    def __init__(self, sheet: ScoreSheet, heading: str, footer: str = "Enter: continue") -> None:
+        super().__init__()
+        self.sheet = sheet
+        self.heading = heading
+        self.footer = footer
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="sheet"):
+            yield Static(self.heading, classes="title")
+            yield Static(sheet_table(self.sheet, _rows_that_fit(self)), id="sheet-table")
+            yield Static(self.footer, classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class LastTrickScreen(ModalScreen[None]):
+    """The last trick: who played what, in order, and who won it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space,p", "close", "Close")]
+
+    def __init__(self, trick: TrickShown | None, names: dict[int, str]) -> None:
+        super().__init__()
+        self.trick = trick
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="last-trick"):
+            if self.trick is None:
+                yield Static("No trick has been played yet.", classes="title")
+            else:
+                yield Static(f"Last trick (trick {self.trick.number})", classes="title")
+                body = Text()
+                for i, (seat, card) in enumerate(self.trick.plays):
+                    lead = "  led" if i == 0 else ""
+                    body.append(f"{self.names[seat]:>12} ")
+                    body.append(f" {card_label(card):<3}", style=card_style(card))
+                    won = " ★ won" if seat == self.trick.winner else ""
+                    body.append(f"{lead}{won}\n")
+                yield Static(body)
+            yield Static("Enter: close", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+HELP = """\
+[b]Goal[/b]  Bid how many tricks you will take; make it without too many extra tricks (bags).
+Spades are trump; follow the suit led if you can; spades can't be led until broken.
+
+[b]Keys[/b]
+  ← →         move between cards or choices        Enter   play / bid / confirm
+  A K Q J T 9..2, then S H D C                    type a card to play it (10 = T or 0)
+  digits, N    choose a bid (N = Nil)              L       look at your cards
+  B            bid Blind Nil (before looking)       Space   pick a card to pass
+  K / D        keep or discard (two-player draw)   H       hint from the strongest bot
+  P            the last trick                      S       the score sheet
+  ?            this help                           Ctrl+Q  save and quit
+
+Mouse: click a card to play or pick it, click a choice to make it.
+The record of the game is saved when it ends and when you quit."""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space,question_mark", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="help"):
+            yield Static("Spades — help", classes="title")
+            yield Static(HELP)
+            yield Static("Enter: close", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ResultScreen(ModalScreen[None]):
+    """The end: who won, the whole score sheet, and where the record went."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,q", "close", "Quit")]
+
+    def __init__(self, result: str, sheet: ScoreSheet, saved: Path | None, error: str | None) -> None:
+        super().__init__()
+        self.result = result
+        self.sheet = sheet
+        self.saved = saved
+        self.error = error
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="result"):
+            yield Static(f"Game over — {self.result}", classes="title")
+            yield Static(sheet_table(self.sheet, _rows_that_fit(self) - 1))
+            if self.saved is not None:
+                yield Static(f"Record saved to {self.saved}", classes="hint")
+            if self.error:
+                yield Static(self.error, classes="hint")
+            yield Static("Enter: quit", classes="hint")
+
+    def action_close(self) -> None:
+        self.app.exit()

@@ -1,0 +1,161 @@
+"""The one object of the terminal game that holds the ``Game``; the screens never touch it.
+
+Everything the screens show comes from ``Session.observation()`` (the human seat's
+``Observation``) and ``Session.legal()`` (the human's own legal actions). Bots are fed
+the same way as everywhere else: their seat's observation and legal actions, built here on
+the UI thread and handed to a worker thread, so a slow bot never blocks the screen and never
+sees the game itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from spades import record
+from spades.actions import Action, Look, PassCards, Play
+from spades.bots import Bot
+from spades.bots.base import Decision
+from spades.driver import apply_decision
+from spades.errors import SpadesError
+from spades.observation import Observation
+from spades.state import Event, Game, seat_name
+from spades.tui.config import PlayConfig, build_bots, hint_bot
+from spades.tui.view import TrickShown
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A question for a bot, asked off the UI thread: everything it may know, and nothing more."""
+
+    seat: int
+    bot: Bot
+    obs: Observation
+    legal: tuple[Action, ...]
+    version: int
+
+
+class Session:
+    """A game between one person and bots, with its record."""
+
+    def __init__(self, config: PlayConfig, bots: dict[int, Bot] | None = None) -> None:
+        self.config = config
+        self.human = config.human
+        self.__game = Game(config.rules, seed=config.seed)
+        self.bots = bots if bots is not None else build_bots(config)
+        self.bot_names = dict(config.bots)
+        self._hint: tuple[Bot, str] | None = None
+        self.version = 0
+        """Bumped by every action, so an answer computed for an older state is dropped."""
+        self.saved_to: Path | None = None
+        self.last_trick: TrickShown | None = None
+        """The last trick completed, as the human saw it played (it outlives the hand)."""
+        self.save_error: str | None = None
+
+    # ------------------------------------------------------------------ what the screens read
+    @property
+    def players(self) -> int:
+        return self.config.rules.players
+
+    def observation(self) -> Observation:
+        return self.__game.observation(self.human)
+
+    def legal(self) -> tuple[Action, ...]:
+        """The human's own legal actions now (a look may come before his turn to bid)."""
+        return tuple(self.__game.legal_actions(self.human))
+
+    def player_names(self) -> list[str]:
+        """Names for the record: the person's name, and each bot's spec with its seat."""
+        return [
+            self.config.name if s == self.human else f"{seat_name(s, self.players)} ({self.bot_names[s]})"
+            for s in range(self.players)
+        ]
+
+    # ------------------------------------------------------------------ the human
+    def act(self, action: Action) -> str | None:
+        """Apply the human's action; return the engine's one-line refusal instead of raising."""
+        game = self.__game
+        before = self.observation()
+        try:
+            if isinstance(action, Look):
+                ev = game.look(self.human)
+            elif isinstance(action, PassCards):
+                ev = game.pass_cards(action.cards, self.human)
+            else:
+                ev = game.apply(action, self.human)
+        except SpadesError as e:
+            return str(e)
+        self._track(before, ev)
+        return None
+
+    def _track(self, before: Observation, ev: Event) -> None:
+        """Remember a trick when it completes: its cards were public, and so is its winner."""
+        self.version += 1
+        if ev.trick_winner is not None and isinstance(ev.action, Play):
+            n = self.players
+            plays = [((before.trick_leader + i) % n, c) for i, c in enumerate(before.trick)]
+            plays.append((ev.seat, ev.action.card))
+            self.last_trick = TrickShown(tuple(plays), ev.trick_winner, len(before.tricks) + 1)
+
+    # ------------------------------------------------------------------ the bots
+    def next_bot(self) -> BotTurn | None:
+        """The bot to move with its question, or ``None`` when the human (or no one) is to move."""
+        seat = self.__game.to_move
+        if seat is None or seat == self.human:
+            return None
+        legal = tuple(self.__game.legal_actions(seat))
+        return BotTurn(seat, self.bots[seat], self.__game.observation(seat), legal, self.version)
+
+    def apply_bot(self, turn: BotTurn, decision: Decision) -> str | None:
+        """Apply a bot's answer; a stale or illegal one is replaced by its first legal action."""
+        if turn.version != self.version:
+            return None  # the state moved on (the human looked); ask again
+        action: Action = decision.action
+        note = None
+        before = self.observation()
+        try:
+            ev = apply_decision(self.__game, turn.seat, action)
+        except SpadesError as e:
+            note = f"{seat_name(turn.seat, self.players)}'s bot chose badly ({e}); it plays its first option"
+            ev = apply_decision(self.__game, turn.seat, turn.legal[0])
+        self._track(before, ev)
+        return note
+
+    def hint_turn(self) -> tuple[BotTurn, str] | None:
+        """The human's question for the hint bot, with its name; ``None`` unless it is his turn."""
+        if self.__game.to_move != self.human:
+            return None
+        if self._hint is None:
+            self._hint = hint_bot(self.config.seed + 99)
+        bot, name = self._hint
+        return BotTurn(self.human, bot, self.observation(), self.legal(), self.version), name
+
+    # ------------------------------------------------------------------ the record
+    def save(self) -> Path | None:
+        """Write the record (atomically); on failure keep the one-line reason in ``save_error``."""
+        path = self.config.record_path
+        if path is None:
+            return None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            record.save(
+                path,
+                self.__game,
+                self.player_names(),
+                seed=self.config.seed,
+                client="spades play",
+                saved=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            )
+        except OSError as e:
+            self.save_error = f"could not save the record to {path}: {e.strerror or e}"
+            return None
+        self.saved_to = path
+        self.save_error = None
+        return path
+
+    def close(self) -> None:
+        for bot in self.bots.values():
+            with contextlib.suppress(Exception):  # a bot failing to close must not lose the record
+                bot.close()

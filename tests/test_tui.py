@@ -1,0 +1,378 @@
+"""Pilot tests of ``spades play``: a person's whole path through the terminal game.
+
+Each test drives the real app headless at 80x24 with bots that move at once (``delay_ms=0``)
+and checks the game behind it, which the tests (and only the tests) may read.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from spades import record
+from spades.actions import Action, Bid
+from spades.bots import Bot, Decision, make_bot
+from spades.observation import Observation
+from spades.state import Game
+from spades.tui.app import GameScreen, SpadesApp
+from spades.tui.config import PlayConfig, make_config
+from spades.tui.screens import LastTrickScreen, ResultScreen, ScoreScreen
+from spades.tui.session import Session
+from spades.tui.view import card_label
+from spades.tui.widgets import ChoiceBar, HandView
+
+SIZE = (80, 24)
+
+
+class BlindNilBot(Bot):
+    """Bids Blind Nil whenever it may; otherwise plays like the heuristic."""
+
+    name = "blind"
+
+    def __init__(self) -> None:
+        self.inner = make_bot("heuristic", seed=1)
+
+    def decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
+        blind = [a for a in legal if isinstance(a, Bid) and a.blind]
+        if blind:
+            return Decision(blind[0], "blind")
+        return self.inner.decide(obs, legal)
+
+
+def game_of(app: SpadesApp) -> Game:
+    """The hidden game, for the tests' own checks (the app never reads it)."""
+    game: Game = app.session._Session__game  # type: ignore[attr-defined]
+    return game
+
+
+def screen_text(app: SpadesApp) -> str:
+    """Everything on the terminal now, pop-ups included, as plain text."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def config(tmp_path: Path, **kw: object) -> PlayConfig:
+    opts: dict[str, object] = {"seed": 5, "delay_ms": 0, "record": tmp_path / "game.json"}
+    opts.update(kw)
+    return make_config(**opts)  # type: ignore[arg-type]
+
+
+def gs(app: SpadesApp) -> GameScreen:
+    return app.game_screen
+
+
+async def until(pilot: object, cond: Callable[[], bool], limit: int = 300) -> None:
+    for _ in range(limit):
+        if cond():
+            return
+        await pilot.pause()  # type: ignore[attr-defined]
+    raise AssertionError("the app never reached the expected state")
+
+
+def idle(app: SpadesApp) -> Callable[[], bool]:
+    """The bots are done: the human is to decide, or a pop-up waits."""
+    return lambda: (
+        gs(app).view is not None and (not gs(app).driving or not isinstance(app.screen, GameScreen))
+    )
+
+
+async def settle(pilot: object, app: SpadesApp) -> None:
+    await until(pilot, idle(app))
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def hidden_labels(app: SpadesApp) -> set[str]:
+    """Labels of cards the human may not know: other seats' hands, and his own before he looks."""
+    game = game_of(app)
+    me = app.session.human
+    obs = app.session.observation()
+    known = obs.given.mask if obs.given is not None else 0
+    out = set()
+    for seat in range(game.n):
+        if seat == me and obs.hand is not None:
+            continue
+        for card in game.hand_of(seat):
+            if not known >> card & 1:
+                out.add(card_label(card))
+    return out
+
+
+def assert_nothing_hidden_shown(app: SpadesApp) -> None:
+    text = screen_text(app)
+    leaked = {label for label in hidden_labels(app) if label in text}
+    assert not leaked, f"hidden cards on screen: {sorted(leaked)}\n{text}"
+
+
+async def auto_step(pilot: object, app: SpadesApp) -> None:
+    """One plain decision for the human: look, bid the cursor, play the cursor, pass, keep."""
+    press = pilot.press  # type: ignore[attr-defined]
+    if isinstance(app.screen, ScoreScreen):
+        await press("enter")
+        return
+    view = gs(app).view
+    assert view is not None
+    if view.can_look:
+        await press("l")
+    elif view.mode in ("bid", "play", "draw"):
+        await press("enter")
+    elif view.mode == "pass":
+        for _ in range(view.pass_count):
+            await press("space", "right")
+        await press("enter")
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def play_until(pilot: object, app: SpadesApp, cond: Callable[[], bool], limit: int = 400) -> None:
+    for _ in range(limit):
+        await settle(pilot, app)
+        if cond():
+            return
+        await auto_step(pilot, app)
+    raise AssertionError("the game never reached the expected state")
+
+
+# ---------------------------------------------------------------------- tests
+async def test_look_then_bid_with_the_cards_face_down_until_then(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        obs = app.session.observation()
+        assert obs.hand is None and obs.phase == "bid"
+        assert gs(app).query_one(HandView).face_down == 13
+        own = {card_label(c) for c in game_of(app).hand_of(app.session.human)}
+        text = screen_text(app)
+        assert not any(label in text for label in own), "cards shown before looking"
+        assert "Look" in text
+        assert_nothing_hidden_shown(app)
+        await pilot.press("l")
+        await settle(pilot, app)
+        text = screen_text(app)
+        assert all(label in text for label in own)
+        await until(pilot, lambda: app.session.observation().my_turn)
+        await pilot.press("4")
+        assert gs(app).choice == "bid:4"
+        await pilot.press("1", "1")
+        assert gs(app).choice == "bid:11"
+        await pilot.press("n")
+        assert gs(app).choice == "bid:0"
+        await pilot.press("5", "enter")
+        await settle(pilot, app)
+        assert app.session.observation().bids[app.session.human] == 5
+        assert_nothing_hidden_shown(app)
+
+
+async def test_the_minimum_bid_is_respected(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, rules="bicycle"))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "bid")  # type: ignore[union-attr]
+        view = gs(app).view
+        assert view is not None
+        values = [c.value for c in view.choices]
+        assert "bid:0" not in values and values[0] == "bid:1" and values[-1] == "bid:13"
+        await pilot.press("n")
+        assert "not allowed" in screen_text(app)
+
+
+async def test_blind_nil_offered_before_cards_then_exchange_as_bidder(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, seed=11))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.session.observation().my_turn)
+        await settle(pilot, app)
+        view = gs(app).view
+        assert view is not None and view.can_blind and view.face_down == 13
+        text = screen_text(app)
+        assert "Blind Nil" in text
+        assert_nothing_hidden_shown(app)
+        await pilot.press("b")
+        await play_until(pilot, app, lambda: gs(app).view.mode == "pass")  # type: ignore[union-attr]
+        obs = app.session.observation()
+        assert obs.bids[app.session.human] == "blind_nil"
+        assert obs.received is not None and len(obs.received) == 3
+        assert obs.hand is not None and len(obs.hand) == 16
+        assert_nothing_hidden_shown(app)
+        hand = gs(app).query_one(HandView)
+        assert max(c.x + c.width for c in hand.cells()) <= SIZE[0]
+        chosen = list(obs.hand)[-3:]
+        for card in chosen:  # by card keys: rank then suit
+            rank = card_label(card)[:-1]
+            await pilot.press("t" if rank == "10" else rank.lower(), "shdc"[card // 13])
+        assert gs(app).picked == set(chosen)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        obs = app.session.observation()
+        assert obs.given is not None and set(obs.given) == set(chosen)
+        assert obs.phase == "play" and obs.hand is not None and len(obs.hand) == 13
+        assert_nothing_hidden_shown(app)
+
+
+async def test_exchange_as_the_partner_of_a_blind_nil_bidder_by_mouse(tmp_path: Path) -> None:
+    cfg = config(tmp_path, seed=2)
+    bots = {s: make_bot("heuristic", seed=s) for s in cfg.bots}
+    bots[0] = BlindNilBot()  # North, the human's partner
+    app = SpadesApp(cfg, Session(cfg, bots))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "pass")  # type: ignore[union-attr]
+        obs = app.session.observation()
+        assert obs.bids[0] == "blind_nil" and obs.given is None
+        assert "pass to North" in screen_text(app)
+        hand = gs(app).query_one(HandView)
+        chosen = [c.card for c in hand.cards[:3]]
+        for card in chosen:
+            await pilot.click(HandView, offset=(hand.card_x(card), 1))
+        await pilot.press("enter")
+        await settle(pilot, app)
+        obs = app.session.observation()
+        assert obs.given is not None and set(obs.given) == set(chosen)
+        assert obs.received is not None and len(obs.received) == 3
+        assert_nothing_hidden_shown(app)  # the cards he passed are his to know, nothing else
+
+
+async def test_play_by_key_and_by_click_and_refuse_an_illegal_card(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, seed=8))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
+        obs = app.session.observation()
+        card = gs(app).view.legal_cards[-1]  # type: ignore[union-attr]
+        rank = card_label(card)[:-1]
+        await pilot.press("0" if rank == "10" else rank.lower(), "shdc"[card // 13])
+        await settle(pilot, app)
+        assert card in app.session.observation().played_cards() or app.session.last_trick is not None
+        assert app.session.observation().hand is not None
+        assert card not in app.session.observation().hand  # type: ignore[operator]
+
+        await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
+        hand = gs(app).query_one(HandView)
+        card = gs(app).view.legal_cards[0]  # type: ignore[union-attr]
+        before = len(app.session.observation().hand)  # type: ignore[arg-type]
+        await pilot.click(HandView, offset=(hand.card_x(card), 1))
+        await settle(pilot, app)
+        assert card not in app.session.observation().hand  # type: ignore[operator]
+        assert len(app.session.observation().hand) == before - 1  # type: ignore[arg-type]
+
+        def illegal_exists() -> bool:
+            view = gs(app).view
+            return view is not None and view.mode == "play" and any(not c.legal for c in view.hand)
+
+        await play_until(pilot, app, illegal_exists)
+        view = gs(app).view
+        assert view is not None
+        bad = next(c.card for c in view.hand if not c.legal)
+        obs = app.session.observation()
+        await pilot.click(HandView, offset=(gs(app).query_one(HandView).card_x(bad), 1))
+        await pilot.pause()
+        after = app.session.observation()
+        assert after.hand == obs.hand and after.trick == obs.trick and after.my_turn
+        text = screen_text(app)
+        assert "must follow suit" in text or "not broken" in text
+        rank = card_label(bad)[:-1]
+        await pilot.press("t" if rank == "10" else rank.lower(), "shdc"[bad // 13])
+        assert app.session.observation().hand == obs.hand
+
+
+async def test_last_trick_key_and_score_sheet_after_a_hand(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, seed=4))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: app.session.last_trick is not None)
+        await until(pilot, idle(app))
+        trick = game_of(app).tricks[-1] if game_of(app).tricks else None
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, LastTrickScreen))
+        text = screen_text(app)
+        shown = app.session.last_trick
+        assert shown is not None
+        if trick is not None:
+            assert tuple(c for _, c in shown.plays) == trick.cards and shown.winner == trick.winner
+        assert all(card_label(c) in text for _, c in shown.plays)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        await play_until(pilot, app, lambda: isinstance(app.screen, ScoreScreen))
+        game = game_of(app)
+        assert len(game.scores) == 1
+        text = screen_text(app)
+        assert "After hand 1" in text
+        for total in game.scores[0].totals:
+            assert str(total) in text
+        assert_nothing_hidden_shown(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        assert game.hand_number == 2
+
+
+async def test_hint_shows_a_bot_choice_with_its_reason(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, seed=6))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
+        await pilot.press("h")
+        await until(pilot, lambda: "Hint (" in screen_text(app))
+        legal = gs(app).view.legal_cards  # type: ignore[union-attr]
+        assert gs(app).cursor in legal
+
+
+async def test_a_short_game_to_its_result_and_a_loadable_record(tmp_path: Path) -> None:
+    cfg = config(tmp_path, seed=9, rules='{"preset": "hoyle", "target": 100, "lose_at": -100}')
+    app = SpadesApp(cfg)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: isinstance(app.screen, ResultScreen), limit=2000)
+        game = game_of(app)
+        assert game.is_over
+        text = screen_text(app)
+        assert "Game over" in text
+        assert (tmp_path / "game.json").exists()
+        await pilot.press("enter")
+    loaded = record.load(tmp_path / "game.json").game
+    assert loaded.totals == game.totals and loaded.winner == game.winner
+
+
+@pytest.mark.parametrize("key", ["ctrl+q", "ctrl+c"])
+async def test_quitting_saves_a_loadable_record(tmp_path: Path, key: str) -> None:
+    app = SpadesApp(config(tmp_path, seed=12))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: len(app.session.observation().tricks) >= 2)
+        plays = list(game_of(app).logs[-1].plays)
+        await pilot.press(key)
+    path = tmp_path / "game.json"
+    rep = record.load(path)
+    assert rep.game.logs[-1].plays == plays
+    assert rep.players[app.session.human] == "You"
+
+
+async def test_two_player_draw_keep_and_discard(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, rules="two_player", seed=3))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "draw")  # type: ignore[union-attr]
+        assert app.session.human == 0
+        obs = app.session.observation()
+        top = obs.stock_top
+        assert top is not None and card_label(top) in screen_text(app)
+        assert_nothing_hidden_shown(app)
+        await pilot.press("k")
+        await play_until(pilot, app, lambda: gs(app).view.mode == "draw")  # type: ignore[union-attr]
+        assert top in app.session.observation().hand  # type: ignore[operator]
+        top = app.session.observation().stock_top
+        await pilot.click(ChoiceBar, offset=(gs(app).query_one(ChoiceBar).choice_x("discard"), 0))
+        await play_until(pilot, app, lambda: gs(app).view.mode == "draw")  # type: ignore[union-attr]
+        obs = app.session.observation()
+        assert top not in obs.hand and top in obs.discarded  # type: ignore[operator]
+        await play_until(pilot, app, lambda: app.session.observation().phase == "play")
+        assert len(app.session.observation().hand) == 13  # type: ignore[arg-type]
+        assert_nothing_hidden_shown(app)
+
+
+async def test_the_screen_never_shows_hidden_cards_through_a_hand(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, seed=21))
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(60):
+            await settle(pilot, app)
+            assert_nothing_hidden_shown(app)
+            if game_of(app).scores:
+                break
+            await auto_step(pilot, app)
+        await pilot.press("s")
+        await pilot.pause()
+        assert_nothing_hidden_shown(app)
