@@ -291,3 +291,14 @@ def test_bot_options_configure_program_bots(monkeypatch: pytest.MonkeyPatch) -> 
     assert bad.exit_code == 2 and "positive" in bad.output
     bad = runner.invoke(cmd, ["--bot-fallback", "nosuch"])
     assert bad.exit_code == 2 and "unknown bot" in bad.output
+
+
+def test_a_program_bot_pickles_as_its_settings() -> None:
+    import pickle
+
+    bot = ProgramBot(f"{PY} {EXAMPLE} 1", timeout=3, fallback="random", restarts=1, seed=4)
+    play_game(Game(seed=1), [bot, *(make_bot("random", seed=i) for i in range(3))], max_hands=1)
+    copy = pickle.loads(pickle.dumps(bot))
+    bot.close()
+    assert (copy.command, copy.timeout, copy.fallback.name, copy.restarts) == (bot.command, 3.0, "random", 1)
+    assert copy._pipe is None and copy.faults == 0

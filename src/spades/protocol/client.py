@@ -116,6 +116,7 @@ class ProgramBot(Bot):
         fallback = fallback or os.environ.get(ENV_FALLBACK) or DEFAULT_FALLBACK
         _check_fallback(fallback)
         self.fallback: Bot = make_bot(fallback, seed=seed)
+        self._args = (command, seed, self.timeout, fallback, restarts, hello_timeout)
         self.restarts = restarts
         self.faults = 0
         """Decisions this bot forfeited (match reports read it with ``getattr``)."""
@@ -280,8 +281,20 @@ class ProgramBot(Bot):
             self.fallback.name,
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its settings (for worker processes): the copy starts its own program."""
+        return (_rebuild, self._args)
+
     def __repr__(self) -> str:
         return f"ProgramBot({self.command!r}, faults={self.faults})"
+
+
+def _rebuild(
+    command: str, seed: int | None, timeout: float, fallback: str, restarts: int, hello: float | None
+) -> ProgramBot:
+    return ProgramBot(
+        command, seed=seed, timeout=timeout, fallback=fallback, restarts=restarts, hello_timeout=hello
+    )
 
 
 _PHASE_ORDER: Final = {"deal": 0, "draw": 1, "bid": 2, "exchange": 3, "play": 4, "over": 5}
