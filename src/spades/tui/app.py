@@ -231,9 +231,14 @@ class GameScreen(Screen[None]):
             await asyncio.sleep(self.delay * units)
 
     async def _decide(self, turn: BotTurn) -> Decision:
-        if self.delay == 0:
-            return turn.bot.decide(turn.obs, turn.legal)  # fast path for tests
-        return await asyncio.to_thread(turn.bot.decide, turn.obs, turn.legal)
+        """The bot's answer, computed in a thread; a bot that fails plays its first option."""
+        try:
+            if self.delay == 0:
+                return turn.bot.decide(turn.obs, turn.legal)  # no pauses asked for: stay on the loop
+            return await asyncio.to_thread(turn.bot.decide, turn.obs, turn.legal)
+        except Exception as e:  # a broken bot must not end the person's game
+            self.notify(f"{self.short_names[turn.seat]}'s bot failed ({e}); it plays its first option")
+            return Decision(turn.legal[0], "fallback")
 
     async def _after_hand(self) -> None:
         obs = self.session.observation()

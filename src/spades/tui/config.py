@@ -186,6 +186,4 @@ def make_config(
         name=name,
         notes=notes,
     )
-    for spec in specs.values():  # fail now, not after the screen is up
-        make_bot(spec, seed=0).close()
     return config

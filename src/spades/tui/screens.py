@@ -120,20 +120,20 @@ class LastTrickScreen(ModalScreen[None]):
 
 
 HELP = """\
-[b]Goal[/b]  Bid how many tricks you will take; make it without too many extra tricks (bags).
-Spades are trump; follow the suit led if you can; spades can't be led until broken.
+Bid the tricks you will take, then take them: spades are trump, follow the
+suit led if you can, and spades may not be led until one has been played.
+Tricks over your bid are bags; 10 bags cost 100 points.
 
-[b]Keys[/b]
-  ← →         move between cards or choices        Enter   play / bid / confirm
-  A K Q J T 9..2, then S H D C                    type a card to play it (10 = T or 0)
-  digits, N    choose a bid (N = Nil)              L       look at your cards
-  B            bid Blind Nil (before looking)       Space   pick a card to pass
-  K / D        keep or discard (two-player draw)   H       hint from the strongest bot
-  P            the last trick                      S       the score sheet
-  ?            this help                           Ctrl+Q  save and quit
+[b]←/→[/b]  move between cards or choices     [b]Enter[/b]  play / bid / confirm
+[b]A K Q J T 9..2[/b] then [b]S H D C[/b]  type a card (10 is T or 0)
+[b]0-13, N[/b]  choose a bid (N is Nil)        [b]L[/b]  look at your cards
+[b]B[/b]  Blind Nil (before you look)          [b]Space[/b]  pick a card to pass
+[b]K / D[/b]  keep or discard (two players)    [b]H[/b]  hint from the best bot
+[b]P[/b]  the last trick                       [b]S[/b]  the score sheet
+[b]?[/b]  this help                            [b]Ctrl+Q[/b]  save and quit
 
 Mouse: click a card to play or pick it, click a choice to make it.
-The record of the game is saved when it ends and when you quit."""
+The game record is saved when the game ends and when you quit."""
 
 
 class HelpScreen(ModalScreen[None]):

@@ -114,15 +114,18 @@ class HandView(Widget):
         suits = [c.card // 13 for c in self.cards] if self.cards else [0] * count
         breaks = sum(1 for a, b in itertools.pairwise(suits) if a != b)
         width = self.size.width or 80
-        gap = 1 if count * 5 - 1 + breaks <= width else 0
-        total = count * 4 + (count - 1) * gap + breaks
+        cell = 4
+        if count * (cell + 1) - 1 + breaks > width:
+            cell = 3  # 14 to 16 cards during an exchange: narrower cards, still apart
+        gap = 1 if count * (cell + 1) - 1 + breaks <= width else 0
+        total = count * cell + (count - 1) * gap + breaks
         x = max(0, (width - total) // 2)
         out = []
         for i in range(count):
             if i and suits[i] != suits[i - 1]:
                 x += 1
-            out.append(_Cell(x, 4, i))
-            x += 4 + gap
+            out.append(_Cell(x, cell, i))
+            x += cell + gap
         return out
 
     def card_x(self, card: int) -> int:
@@ -142,8 +145,8 @@ class HandView(Widget):
         for cell in self.cells():
             if not self.cards:
                 back = Style(color=BACK_INK, bgcolor=BACK)
-                put(1, cell.x, Text("░░░░", style=back))
-                put(2, cell.x, Text("░░░░", style=back))
+                put(1, cell.x, Text("░" * cell.width, style=back))
+                put(2, cell.x, Text("░" * cell.width, style=back))
                 continue
             cv = self.cards[cell.index]
             raised = cv.card == self.cursor or cv.card in self.picked
@@ -151,8 +154,9 @@ class HandView(Widget):
             dim = self.show_legal and not cv.legal and cv.card != self.cursor
             style = card_style(cv.card, bg=bg, dim=dim)
             top = 0 if raised else 1
-            put(top, cell.x, Text(f"{cv.label:<4}", style=style))
-            put(top + 1, cell.x, Text("   •" if cv.received else "    ", style=style))
+            put(top, cell.x, Text(f"{cv.label:<{cell.width}}", style=style))
+            mark = "•" if cv.received else " "
+            put(top + 1, cell.x, Text(f"{mark:>{cell.width}}", style=style))
         return Text("\n").join(rows)
 
     def on_click(self, event: events.Click) -> None:

@@ -1,0 +1,205 @@
+"""The terminal game without a terminal: options, the view-model, and the hidden-card wall."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import spades.tui
+from spades.bots import make_bot
+from spades.cli import main
+from spades.driver import step
+from spades.errors import SpadesError
+from spades.rules import PRESETS
+from spades.state import Game
+from spades.tui import config as cfg
+from spades.tui.view import build_view, card_label, refusal, score_sheet
+
+NAMES4 = {0: "heuristic", 1: "random", 2: "You", 3: "heuristic"}
+
+
+# ---------------------------------------------------------------------- options
+def test_bot_specs_split_with_their_settings() -> None:
+    assert cfg.split_bot_specs("random,expert:samples=40,time=1,heuristic") == [
+        "random",
+        "expert:samples=40,time=1",
+        "heuristic",
+    ]
+
+
+def test_bots_go_clockwise_from_the_players_left() -> None:
+    assert cfg.assign_bots("random,heuristic,expert", 4, 2) == {3: "random", 0: "heuristic", 1: "expert"}
+    assert cfg.assign_bots(None, 4, 2) == {3: "heuristic", 0: "heuristic", 1: "heuristic"}
+    assert cfg.assign_bots("random", 2, 0) == {1: "random"}
+    with pytest.raises(SpadesError, match="--bots: give 1 or 3"):
+        cfg.assign_bots("random,heuristic", 4, 2)
+
+
+def test_a_missing_expert_falls_back_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cfg, "bot_available", lambda name: name != "expert")
+    specs, notes = cfg.resolve_bots({1: "expert", 3: "random"}, 4)
+    assert specs == {1: "heuristic", 3: "random"}
+    assert len(notes) == 1 and "East" in notes[0] and "expert" in notes[0]
+    bot, name = cfg.hint_bot(1)
+    assert name == "heuristic" and bot is not None
+
+
+def test_rules_by_preset_or_json_and_target() -> None:
+    assert cfg.parse_rules("hoyle") == PRESETS["hoyle"]
+    r = cfg.parse_rules('{"preset": "hoyle", "lose_at": -200}', target=300)
+    assert (r.bags, r.lose_at, r.target) == ("reset", -200, 300)
+    assert cfg.parse_rules('{"target": 250}').target == 250
+    with pytest.raises(SpadesError, match="--rules: unreadable JSON"):
+        cfg.parse_rules('{"target": }')
+    with pytest.raises(SpadesError, match="unknown preset 'nope'"):
+        cfg.parse_rules("nope")
+
+
+def test_seats_by_name_or_number() -> None:
+    assert cfg.parse_seat(None, 4) == 2
+    assert cfg.parse_seat(None, 2) == 0
+    assert cfg.parse_seat("west", 4) == 3
+    assert cfg.parse_seat("N", 4) == 0
+    assert cfg.parse_seat("1", 4) == 1
+    with pytest.raises(SpadesError, match="--seat"):
+        cfg.parse_seat("east", 2)
+
+
+def test_the_default_record_lives_in_the_user_data_dir() -> None:
+    import platformdirs
+
+    path = cfg.default_record_path(42)
+    assert Path(platformdirs.user_data_dir("spades", appauthor=False)) in path.parents
+    assert path.name.endswith("-seed42.json")
+    c = cfg.make_config(seed=42)
+    assert c.record_path is not None and c.record_path.name.endswith("seed42.json")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--rules", "nope"], "unknown preset"),
+        (["--bots", "random,random"], "--bots"),
+        (["--bots", "nosuchbot"], "unknown bot"),
+        (["--seat", "up"], "--seat"),
+        (["--rules", "{bad"], "--rules"),
+        (["--target", "0"], "target"),
+    ],
+)
+def test_bad_options_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], args: list[str], words: str
+) -> None:
+    assert main(["play", *args]) != 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------- the wall
+TUI = Path(spades.tui.__file__).parent
+
+
+def test_only_the_session_holds_the_game() -> None:
+    """Structural: no screen, widget or view module can reach the game or its hands."""
+    forbidden_attrs = {"hands", "hand_of", "logs", "_Session__game", "stock", "seen_discards"}
+    for path in sorted(TUI.glob("*.py")):
+        if path.name == "session.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "spades.state":
+                assert "Game" not in {a.name for a in node.names}, path.name
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in forbidden_attrs, f"{path.name}:{node.lineno} reads .{node.attr}"
+            if isinstance(node, ast.Name):
+                assert node.id != "Game", f"{path.name}:{node.lineno} names Game"
+
+
+def _view_text(view: object) -> str:
+    from spades.tui.view import TableView
+
+    assert isinstance(view, TableView)
+    parts = [view.prompt, view.status, *(c.label for c in view.choices), *(c.label for c in view.hand)]
+    if view.trick is not None:
+        parts += [card_label(c) for _, c in view.trick.plays]
+    if view.stock_top is not None:
+        parts.append(card_label(view.stock_top))
+    return " ".join(parts)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    preset=st.sampled_from(sorted(PRESETS)),
+    stop=st.integers(0, 120),
+    seat=st.integers(0, 3),
+)
+def test_the_view_never_holds_a_hidden_card(seed: int, preset: str, stop: int, seat: int) -> None:
+    rules = PRESETS[preset]
+    game = Game(rules, seed=seed)
+    bots = [make_bot("random", seed=seed + s) for s in range(rules.players)]
+    me = seat % rules.players
+    names = {s: "You" if s == me else "random" for s in range(rules.players)}
+    rng = random.Random(seed)
+    for _ in range(stop):
+        if game.is_over:
+            break
+        if game.phase.value == "bid" and game.can_look(me) and rng.random() < 0.3:
+            game.look(me)
+        step(game, bots)
+    obs = game.observation(me)
+    view = build_view(obs, game.legal_actions(me), names)
+    own = game.hand_of(me)
+    shown = {c.card for c in view.hand}
+    if not game.looked[me]:
+        assert not shown and view.face_down == 13
+    else:
+        assert shown == set(own)
+    known = obs.given.mask if obs.given is not None else 0
+    hidden = {card_label(c) for s in range(game.n) if s != me for c in game.hand_of(s) if not known >> c & 1}
+    if not game.looked[me]:
+        hidden |= {card_label(c) for c in own}
+    text = _view_text(view)
+    assert not {h for h in hidden if h in text}
+    assert set(view.legal_cards) <= set(own)
+
+
+def test_refusals_speak_to_the_player() -> None:
+    game = Game(seed=3)
+    bots = [make_bot("heuristic", seed=s) for s in range(4)]
+    while not (game.phase.value == "play" and game.trick):
+        step(game, bots)
+    me = game.to_move
+    assert me is not None
+    obs = game.observation(me)
+    lead = obs.lead_suit
+    assert obs.hand is not None and lead is not None
+    off = [c for c in obs.hand if c // 13 != lead]
+    if obs.hand.suit(lead) and off:
+        assert "must follow suit" in (refusal(obs, off[0]) or "")
+    for c in game.legal_cards():
+        assert refusal(obs, c) is None
+    other = next(c for c in range(52) if c not in obs.hand)
+    assert refusal(obs, other) == f"You do not hold {card_label(other)}."
+    assert refusal(game.observation((me + 1) % 4), other) == "It is not your turn to play."
+
+
+def test_the_score_sheet_matches_the_scores() -> None:
+    game = Game(seed=5)
+    bots = [make_bot("heuristic", seed=s) for s in range(4)]
+    while len(game.scores) < 2:
+        step(game, bots)
+    sheet = score_sheet(game.observation(2), NAMES4)
+    assert sheet.sides == ("Us (N+S)", "Them (E+W)")
+    for row, score in zip(sheet.rows, game.scores, strict=True):
+        for side in range(2):
+            cells = row[1 + 5 * side : 6 + 5 * side]
+            assert cells[1] == str(score.tricks[side] + score.tricks[side + 2])
+            assert cells[2].rstrip("!") == f"{score.points[side]:+d}"
+            assert cells[3] == str(score.bags[side]) and cells[4] == str(score.totals[side])
+    assert sheet.totals == tuple(game.totals)
