@@ -1,42 +1,529 @@
-"""Placeholder rules of thumb until the full heuristic bot lands (issue 3)."""
+"""The ``heuristic`` bot: a rule-based player that bids and plays the way a careful club
+player does, from its own observation only (card counting and voids come from
+``spades.bots.knowledge``).
+
+It is also the rollout and fallback policy of the ``expert`` bot, so every decision is a
+handful of mask operations: no search, no sampling. Each ``Decision`` carries a one-line
+``why`` for hints.
+"""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
-from spades.actions import Action, Bid, Look, PassCard, Play
+from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.bots.base import Bot, Decision
-from spades.cards import CardSet, card_text
+from spades.bots.knowledge import Knowledge, beats, cards_of, suit_length
+from spades.cards import SPADE_MASK, CardSet, card_text
 from spades.observation import Observation
 
+SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 
+
+# ---------------------------------------------------------------------- hand evaluation
+def evaluate(hand: int, players: int = 4) -> tuple[float, list[str]]:
+    """Expected tricks of a hand in a four-seat game, and the phrases that justify it."""
+    spades = cards_of(hand, 0)
+    n_sp = len(spades)
+    ranks = {c % 13 for c in spades}
+    est = 0.0
+    honours: list[str] = []
+    if ACE in ranks:
+        est += 1
+        honours.append("AS")
+    if KING in ranks:
+        est += 1 if n_sp >= 2 else 0.4
+        honours.append("KS")
+    if QUEEN in ranks:
+        est += 1 if n_sp >= 3 else (0.5 if n_sp == 2 and (ACE in ranks or KING in ranks) else 0.2)
+        honours.append("QS")
+    if JACK in ranks and n_sp >= 4:
+        est += 0.5
+        honours.append("JS")
+    length = max(0, n_sp - 3)
+    est += length
+    words = []
+    if honours:
+        words.append(" ".join(honours))
+    if length:
+        words.append(f"{n_sp} spades")
+    trump_tricks = est
+    spare = max(0, n_sp - round(trump_tricks))
+    aces, kings = [], []
+    shorts: list[tuple[int, int]] = []
+    for suit in (1, 2, 3):
+        cs = cards_of(hand, suit)
+        n = len(cs)
+        rs = {c % 13 for c in cs}
+        if ACE in rs:
+            est += 1 if n <= 6 else 0.5
+            aces.append(SUIT_WORDS[suit])
+        if KING in rs:
+            if n == 1:
+                est += 0.2
+            elif ACE in rs:
+                est += 1 if n <= 4 else 0.5
+                kings.append(SUIT_WORDS[suit])
+            else:
+                est += 0.7 if n <= 4 else 0.4
+                kings.append(SUIT_WORDS[suit])
+        if QUEEN in rs and n >= 2:
+            if ACE in rs and KING in rs:
+                est += 0.7 if n <= 3 else 0.3
+            elif (ACE in rs or KING in rs) and n <= 4:
+                est += 0.3
+            elif n >= 3:
+                est += 0.15
+        if n <= 2:
+            shorts.append((n, suit))
+    ruffs = []
+    for n, suit in sorted(shorts):
+        if spare <= 0:
+            break
+        if n == 0:
+            use = min(spare, 2)
+            est += 0.8 * use
+        elif n == 1:
+            use = 1
+            est += 0.7
+        else:
+            use = 1
+            est += 0.3
+        spare -= use
+        ruffs.append(("void in " if n == 0 else "short in ") + SUIT_WORDS[suit])
+    if aces:
+        words.append("side aces in " + " and ".join(aces) if len(aces) > 1 else f"ace of {aces[0]}")
+    if kings:
+        words.append("guarded kings in " + " and ".join(kings))
+    if ruffs:
+        words.append(", ".join(ruffs) + " with trumps to ruff")
+    # Calibrated on heuristic self-play (tricks regressed on the raw count): honours are
+    # worth a little less than their face, and small cards win a few tricks of their own.
+    # With two hands sharing 13 tricks every card counts for more than at a four-seat table.
+    scale, base = (0.8, 2.3) if players == 2 else (0.82, 0.6)
+    est = scale * est + base
+    return est, words
+
+
+def nil_danger(hand: int) -> float:
+    """How likely a Nil with this hand is to fail, on a rough scale (0 safe, 2+ risky)."""
+    spades = cards_of(hand, 0)
+    danger = 0.0
+    for c in spades:
+        r = c % 13
+        if r >= KING:
+            danger += 10
+        elif r == QUEEN:
+            danger += 3 if len(spades) <= 3 else 10
+        elif r == JACK:
+            danger += 1.5
+        elif r == TEN:
+            danger += 0.7
+    if len(spades) >= 4:
+        danger += 3 * (len(spades) - 3)
+    for suit in (1, 2, 3):
+        for i, c in enumerate(cards_of(hand, suit)):
+            r = c % 13
+            danger += max(0, r - (5 + 3 * i)) * 0.5
+            if r == ACE:
+                danger += 1
+    return danger
+
+
+def hand_text(cards: list[int]) -> str:
+    return " ".join(card_text(c) for c in sorted(cards, reverse=True))
+
+
+# ---------------------------------------------------------------------- the bot
 class HeuristicBot(Bot):
+    """Rule-based Spades. Settings: ``nil`` (bid Nil when safe, default true),
+    ``blind_nil`` (bid Blind Nil when the score calls for it, default true),
+    ``aggression`` (added to every bid estimate before rounding, default 0)."""
+
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        nil: bool = True,
+        blind_nil: bool = True,
+        aggression: float = 0.0,
+    ) -> None:
         self.seed = seed
+        self.rng = random.Random(seed)
+        self.allow_nil = bool(nil)
+        self.allow_blind_nil = bool(blind_nil)
+        self.aggression = float(aggression)
 
     def decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        first = legal[0]
+        if isinstance(first, Play):
+            return self._play(obs, legal)
+        if isinstance(first, (Bid, Look)):
+            return self._bid(obs, legal)
+        if isinstance(first, PassCard):
+            return self._pass(obs, legal)
+        if isinstance(first, Draw):
+            return self._draw(obs)
+        return Decision(first, "the only kind of action offered")
+
+    # ------------------------------------------------------------------ score situation
+    @staticmethod
+    def _sides(obs: Observation) -> tuple[int, int, int]:
+        """(my side's total, best other side's total, my side's bags)."""
+        side = obs.rules.side_of(obs.seat)
+        mine = obs.totals[side] if obs.totals else 0
+        others = [t for s, t in enumerate(obs.totals) if s != side]
+        bags = obs.bags[side] if obs.bags else 0
+        return mine, max(others, default=0), bags
+
+    # ------------------------------------------------------------------ bidding
+    def _bid(self, obs: Observation, legal: Sequence[Action]) -> Decision:
+        rules = obs.rules
+        blind = next((a for a in legal if isinstance(a, Bid) and a.blind), None)
         if any(isinstance(a, Look) for a in legal):
-            return Decision(Look(), "look at the cards")
-        bids = [a for a in legal if isinstance(a, Bid)]
-        if bids and obs.hand is not None:
-            est = sum(1 for c in obs.hand if c % 13 >= 11) + max(0, len(obs.hand.suit(0)) - 3)
-            est = max(est, min(b.tricks for b in bids if not b.blind))
-            choice = next((b for b in bids if b.tricks == min(est, 13) and not b.blind), bids[-1])
-            return Decision(choice, f"bid {choice.tricks}: high cards and spade length")
-        passes = [a for a in legal if isinstance(a, PassCard)]
-        if passes:
-            low = min(passes, key=lambda a: a.card % 13)
-            return Decision(low, f"pass {card_text(low.card)}")
-        plays = [a for a in legal if isinstance(a, Play)]
-        if plays:
-            if not obs.trick:
-                pick = max(plays, key=lambda a: (a.card >= 13, a.card % 13))
-            else:
-                pick = min(plays, key=lambda a: (a.card < 13, a.card % 13))
-            return Decision(pick, f"play {card_text(pick.card)}")
-        return Decision(legal[0], "only choice")
+            mine, best_other, _ = self._sides(obs)
+            partner = rules.partner_of(obs.seat)
+            partner_nil = partner is not None and obs.bids[partner] in ("nil", "blind_nil")
+            behind = best_other - mine
+            desperate = behind >= 200 or (behind >= 100 and best_other >= rules.target - 100)
+            if blind is not None and self.allow_blind_nil and desperate and not partner_nil:
+                return Decision(blind, f"bid blind nil: {behind} points behind, the game needs a big swing")
+            return Decision(Look(), "look at my cards before bidding")
+        assert obs.hand is not None
+        numbers = {a.tricks: a for a in legal if isinstance(a, Bid) and not a.blind}
+        hand = obs.hand.mask
+        est, words = evaluate(hand, obs.players)
+        est += self.aggression
+        mine, best_other, bags = self._sides(obs)
+        partner = rules.partner_of(obs.seat)
+        pbid = obs.bids[partner] if partner is not None else None
+        partner_nil = pbid in ("nil", "blind_nil")
+        notes: list[str] = []
+
+        # Nil: a safe hand, a partner who can cover it, a score that does not forbid it.
+        if 0 in numbers and self.allow_nil and not partner_nil:
+            danger = nil_danger(hand)
+            limit = 1.5
+            if isinstance(pbid, int):
+                limit = 2.0 if pbid >= 4 else (1.0 if pbid <= 2 else 1.5)
+            if best_other - mine >= 150:
+                limit += 0.7
+            if obs.players == 2:
+                limit = 0.5
+            if danger <= limit and est <= 2.2:
+                why = "bid nil: no high spades and low cards to duck in every suit"
+                if isinstance(pbid, int):
+                    why += f"; partner bid {pbid} and can cover"
+                return Decision(numbers[0], why)
+
+        bid = int(est + 0.5)
+        # The score: near the bag limit bid up to the tricks; near the target bid safe.
+        if rules.bags != "off" and bags >= rules.bag_limit - 3:
+            bid = int(est + 0.8)
+            notes.append(f"{bags} bags, so I bid up")
+        if mine + 10 * max(1, bid) >= rules.target and best_other < rules.target - 100:
+            bid = int(est + 0.2)
+            notes.append("a safe contract wins the game")
+        elif best_other >= rules.target - 60 and best_other - mine >= 60:
+            bid = int(est + 0.9)
+            notes.append("they are near the target, so I stretch")
+        others = sum(b for b in (self._number(v) for v in obs.bids) if b is not None)
+        if others + bid > 14:
+            bid = max(0, 14 - others)
+            notes.append(f"{others} tricks already bid")
+        if partner_nil:
+            bid = max(bid, int(est + 0.7))
+            notes.append("partner bid nil so I will cover")
+        if obs.players == 2:
+            bid = min(bid, 13)
+        bid = max(bid, 1)
+        bid = min(bid, 13)
+        while bid not in numbers:
+            bid += 1 if bid < min(numbers) else -1
+        reason = "; ".join(([", ".join(words)] if words else ["no sure tricks"]) + notes)
+        return Decision(numbers[bid], f"bid {bid}: {reason}")
+
+    @staticmethod
+    def _number(view: object) -> int | None:
+        if view is None:
+            return None
+        if isinstance(view, int):
+            return view
+        return 0
+
+    # ------------------------------------------------------------------ exchange and draw
+    def _pass(self, obs: Observation, legal: Sequence[Action]) -> Decision:
+        assert obs.hand is not None
+        hand = obs.hand.mask
+        k = obs.rules.blind_nil_exchange
+        chosen = obs.pass_chosen.mask if obs.pass_chosen is not None else 0
+        avail = [a.card for a in legal if isinstance(a, PassCard)]
+        i_bid_blind = obs.bids[obs.seat] == "blind_nil"
+        if i_bid_blind:
+            # Pass back what would win tricks: high spades first, then high cards of short suits.
+            def danger(c: int) -> float:
+                r = c % 13
+                return r + (6 if c < 13 else 0) - 0.5 * suit_length(hand, c // 13)
+
+            order = sorted(avail, key=danger, reverse=True)
+            what = "my most dangerous cards"
+        else:
+            # Partner of a Blind Nil: give him low cards to duck with; keep high ones to cover.
+            order = sorted(avail, key=lambda c: (c % 13, c < 13))
+            what = "my lowest cards, so partner can duck"
+        need = k - chosen.bit_count()
+        pick = order[:need]
+        if chosen or need == 1:
+            return Decision(PassCard(pick[0]), f"pass {card_text(pick[0])}: {what}")
+        cards = CardSet(pick)
+        return Decision(PassCards(cards), f"pass {cards}: {what}")
+
+    def _draw(self, obs: Observation) -> Decision:
+        top = obs.stock_top
+        if top is None:
+            return Decision(Draw(False), "no card shown: take the next one")
+        r = top % 13
+        keep = r >= JACK or (top < 13 and r >= 6)
+        text = card_text(top)
+        if keep:
+            return Decision(Draw(True), f"keep {text}: a likely trick")
+        return Decision(Draw(False), f"discard {text}: the unseen card is worth as much")
+
+    # ------------------------------------------------------------------ play
+    def _play(self, obs: Observation, legal: Sequence[Action]) -> Decision:
+        cards = [a.card for a in legal if isinstance(a, Play)]
+        if len(cards) == 1:
+            return Decision(Play(cards[0]), f"play {card_text(cards[0])}: the only legal card")
+        k = Knowledge.of(obs)
+        me = obs.seat
+        partner = k.partner
+        if k.nil_alive(me):
+            card, why = _play_nil(k, cards)
+        elif partner is not None and k.nil_alive(partner):
+            card, why = _play_cover(k, cards, partner)
+        else:
+            card, why = _play_normal(k, obs, cards)
+        return Decision(Play(card), f"play {card_text(card)}: {why}")
 
 
-__all__ = ["CardSet", "HeuristicBot"]
+# ---------------------------------------------------------------------- play helpers
+def _lowest(cards: list[int]) -> int:
+    return min(cards, key=lambda c: (c < 13, c % 13))
+
+
+def _highest(cards: list[int]) -> int:
+    return max(cards, key=lambda c: (c < 13, c % 13))
+
+
+def _discard(k: Knowledge, cards: list[int], high: bool) -> int:
+    """A card to throw when void: side suits before spades; the lowest of the weakest suit,
+    or (``high``) the highest card, to shed a future winner."""
+    side = [c for c in cards if c >= 13] or cards
+    if high:
+        return max(side, key=lambda c: (c % 13, -suit_length(k.hand, c // 13)))
+
+    def key(c: int) -> tuple[bool, int, int]:
+        return (k.is_master(c), c % 13, suit_length(k.hand, c // 13))
+
+    return min(side, key=key)
+
+
+def _play_nil(k: Knowledge, cards: list[int]) -> tuple[int, str]:
+    """I bid Nil: never win a trick."""
+    win = k.current_winner()
+    if win is None:
+
+        def lead_key(c: int) -> tuple[bool, int, int]:
+            return (c < 13, -k.higher_unseen(c).bit_count(), c % 13)
+
+        c = min(cards, key=lead_key)
+        return c, "nil: lead the card most likely to be beaten"
+    _, best = win
+    lead = k.trick[0] // 13
+    under = [c for c in cards if not beats(c, best, lead)]
+    if under:
+        c = max(under, key=lambda x: (x // 13 == lead or x < 13, x % 13))
+        if c // 13 != lead:
+            c = _discard(k, under, high=True)
+            return c, "nil: void, so shed my most dangerous card"
+        return c, "nil: the highest card that still ducks"
+    later = k.to_play_after_me()
+    if later:
+        return _lowest(cards), "nil: cannot duck, so play low and hope it is beaten"
+    return _highest(cards), "nil is broken this trick: shed my highest card"
+
+
+def _play_cover(k: Knowledge, cards: list[int], partner: int) -> tuple[int, str]:
+    """Partner bid Nil: win the tricks he might otherwise be forced to take."""
+    win = k.current_winner()
+    later = k.to_play_after_me()
+    if win is None:
+        pvoid = k.voids[partner]
+
+        def lead_key(c: int) -> tuple[bool, bool, bool, int]:
+            suit = c // 13
+            return (bool(pvoid >> suit & 1) and suit != 0, k.is_master(c), suit != 0, c % 13)
+
+        c = max(cards, key=lead_key)
+        if pvoid >> (c // 13) & 1 and c >= 13:
+            return c, "cover partner's nil: lead a suit he is void in"
+        return c, "cover partner's nil: lead high so he can play under"
+    wseat, best = win
+    lead = k.trick[0] // 13
+    winners = [c for c in cards if beats(c, best, lead)]
+    if wseat == partner:
+        if winners:
+            c = min(winners, key=lambda x: (x < 13, x % 13))
+            return c, "overtake partner's card to save his nil"
+        return _discard(k, cards, high=False), "cannot overtake partner; keep my strength"
+    if partner in later:
+        if winners:
+            holding = [c for c in winners if k.would_hold(c)]
+            c = min(holding, key=lambda x: (x < 13, x % 13)) if holding else _highest(winners)
+            return c, "play high so partner can duck under my card"
+        follow = [c for c in cards if c // 13 == lead]
+        if follow:
+            return _highest(follow), "play high so partner can duck"
+        return _discard(k, cards, high=False), "cannot win it; partner must duck on his own"
+    # Partner already played under someone else's card: play for my side's contract.
+    if winners and k.need(k.seat) > 0:
+        return min(winners, key=lambda x: (x < 13, x % 13)), "partner is safe; take the trick cheaply"
+    under = [c for c in cards if not beats(c, best, lead)]
+    if under:
+        return _discard(k, under, high=False) if under[0] // 13 != lead else _lowest(under), (
+            "partner is safe; play low"
+        )
+    return _lowest(cards), "partner is safe"
+
+
+def _set_mode(k: Knowledge, obs: Observation) -> bool:
+    """Is setting an opponent's contract worth chasing tricks now (it is close)?"""
+    side = obs.rules.side_of(k.seat)
+    bags = obs.bags[side] if obs.bags else 0
+    room = obs.rules.bag_limit - bags if obs.rules.bags != "off" else 99
+    slack = 3 if room >= 4 else 1
+    for s in k.opponents():
+        need = k.need(s)
+        if need > 0 and k.tricks_left - need + 1 <= slack:
+            return True
+    return False
+
+
+def _play_normal(k: Knowledge, obs: Observation, cards: list[int]) -> tuple[int, str]:
+    me = k.seat
+    partner = k.partner
+    need = k.need(me)
+    opp_nils = [s for s in k.opponents() if k.nil_alive(s)]
+    bags_off = obs.rules.bags == "off"
+    want = need > 0 or bags_off or _set_mode(k, obs)
+    if need > 0:
+        goal = f"need {need} more"
+    elif want:
+        goal = "set them" if not bags_off else "tricks are free of bags"
+    else:
+        goal = "contract made, avoid bags"
+    win = k.current_winner()
+    later = k.to_play_after_me()
+
+    # ---------------- leading
+    if win is None:
+        if opp_nils:
+            nil_seat = opp_nils[0]
+            fine = [c for c in cards if c >= 13 and k.may_hold(nil_seat, c // 13)]
+            if fine:
+                c = min(fine, key=lambda x: (x % 13, -suit_length(k.hand, x // 13)))
+                return c, "lead low to squeeze the nil bidder"
+        if want:
+            masters = [c for c in cards if c >= 13 and k.is_master(c) and not _ruff_risk(k, c // 13)]
+            if masters:
+                return max(masters, key=lambda c: c % 13), f"{goal}: cash a sure winner"
+            spades = [c for c in cards if c < 13]
+            if spades and k.is_master(max(spades)) and len(spades) >= 3:
+                return max(spades), f"{goal}: draw trumps with the top spade"
+            if partner is not None and not k.voids[partner] & 1 and k.unseen & SPADE_MASK:
+                ruff = [c for c in cards if c >= 13 and k.voids[partner] >> (c // 13) & 1]
+                if ruff:
+                    return _lowest(ruff), f"{goal}: lead to partner's void so he can ruff"
+            if k.hand & SPADE_MASK:
+                singles = [c for c in cards if c >= 13 and suit_length(k.hand, c // 13) == 1]
+                singles = [c for c in singles if not k.is_master(c)]
+                if singles:
+                    return _lowest(singles), f"{goal}: lead my singleton to ruff later"
+            side = [c for c in cards if c >= 13] or cards
+            longest = max(side, key=lambda c: (suit_length(k.hand, c // 13), -(c % 13)))
+            low = min((c for c in side if c // 13 == longest // 13), key=lambda c: c % 13)
+            return low, f"{goal}: lead low from my long suit"
+
+        def duck_key(c: int) -> tuple[bool, int, int]:
+            return (c < 13, -k.higher_unseen(c).bit_count(), c % 13)
+
+        return min(cards, key=duck_key), f"{goal}: lead a card others will beat"
+
+    # ---------------- following
+    wseat, best = win
+    lead = k.trick[0] // 13
+    winners = [c for c in cards if beats(c, best, lead)]
+    losers = [c for c in cards if not beats(c, best, lead)]
+    following = cards[0] // 13 == lead
+
+    if opp_nils and losers:
+        if wseat in opp_nils:
+            c = (
+                max(losers, key=lambda x: (x // 13 == lead, x % 13))
+                if following
+                else _discard(k, losers, False)
+            )
+            return c, "let the nil bidder take this trick"
+        if any(s in later for s in opp_nils) and following and not (need > 0 and len(later) == 1):
+            return _lowest(losers), "play low under the nil bidder"
+
+    if want:
+        partner_wins = wseat == partner
+        if partner_wins and k.would_hold(best) and losers:
+            return (_lowest(losers) if following else _discard(k, losers, False)), (
+                f"{goal}: partner's card is winning; don't overtake"
+            )
+        if not winners:
+            return (
+                _lowest(cards) if following else _discard(k, cards, False)
+            ), f"{goal}: cannot win this one"
+        holding = [c for c in winners if k.would_hold(c)]
+        if holding:
+            c = min(holding, key=lambda x: (x < 13, x % 13))
+            if partner_wins:
+                return c, f"{goal}: partner may be beaten, so I take it"
+            return c, f"{goal}: win with the cheapest sure card"
+        if partner_wins:
+            return (_lowest(losers) if losers and following else _lowest(cards)), (
+                f"{goal}: leave partner's card"
+            )
+        if len(k.trick) == 1 and partner in later and following:
+            return _lowest(cards), f"{goal}: second hand low"
+        if following:
+            return max(winners), f"{goal}: third hand high"
+        return min(winners, key=lambda x: x % 13), f"{goal}: trump it"
+
+    # Contract made: duck, and shed high cards while it is safe.
+    if losers:
+        if following:
+            return max(losers, key=lambda x: x % 13), f"{goal}: the highest card that ducks"
+        return _discard(k, losers, high=True), f"{goal}: shed a high card"
+    if later:
+        return _lowest(cards), f"{goal}: play low and hope to be beaten"
+    return _highest(cards), f"{goal}: forced to win, so shed my highest"
+
+
+def _ruff_risk(k: Knowledge, suit: int) -> bool:
+    """Could an opponent trump a lead in ``suit``? (known void and spades still out)"""
+    if not k.unseen & SPADE_MASK:
+        return False
+    return any(k.voids[s] >> suit & 1 and not k.voids[s] & 1 for s in k.opponents())
+
+
+__all__ = ["HeuristicBot", "evaluate", "nil_danger"]
