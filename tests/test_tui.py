@@ -342,6 +342,14 @@ async def test_quitting_saves_a_loadable_record(tmp_path: Path, key: str) -> Non
     assert rep.players[app.session.human] == "You"
 
 
+async def test_bots_think_in_threads_when_there_is_a_delay(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, seed=13, delay_ms=1))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: len(app.session.observation().tricks) >= 1)
+        assert app.session.last_trick is not None
+        assert_nothing_hidden_shown(app)
+
+
 async def test_two_player_draw_keep_and_discard(tmp_path: Path) -> None:
     app = SpadesApp(config(tmp_path, rules="two_player", seed=3))
     async with app.run_test(size=SIZE) as pilot:

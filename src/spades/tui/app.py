@@ -215,6 +215,11 @@ class GameScreen(Screen[None]):
                 if turn is None:
                     return
                 await self._pause(1)
+                while self.app.screen is not self:  # the player is reading a pop-up: wait
+                    await asyncio.sleep(0.05)
+                turn = self.session.next_bot()
+                if turn is None:
+                    continue
                 decision = await self._decide(turn)
                 note = self.session.apply_bot(turn, decision)
                 if note:

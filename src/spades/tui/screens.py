@@ -58,6 +58,8 @@ def sheet_table(sheet: ScoreSheet, max_rows: int = 100) -> Table:
             cells[-2] = str(sheet.bags[k])
         totals += cells
     table.add_row("Now", *totals, style="bold")
+    if any(cell.endswith("!") for row in sheet.rows for cell in row):
+        table.caption = "! a bag penalty was paid that hand"
     return table
 
 

@@ -243,9 +243,10 @@ class SeatBox(Static):
         name.append(f"{seat.name}", style="bold #ffffff" if seat.to_move else "bold #e0e0e0")
         who = f" ({seat.label})" if not seat.is_human else " (you)"
         stats = Text(f"bid {seat.bid} · won {seat.won}", style="#c8e6c9")
+        side_stats = Text(f"bid {seat.bid}\nwon {seat.won}", style="#c8e6c9")
         dealer = Text(" dealer", style="bold #ffcc80") if seat.dealer else Text("")
         if seat.position in ("left", "right"):
-            body = Text("\n").join([name + dealer, Text(who.strip(), style="italic #a5d6a7"), stats])
+            body = Text("\n").join([name + dealer, Text(who.strip(), style="italic #a5d6a7"), side_stats])
         else:
             body = name + Text(who, style="italic #a5d6a7") + dealer + Text("  ") + stats
         self.update(body)
