@@ -1,0 +1,167 @@
+"""``spades match A B``: pit two bots against each other in duplicate, in parallel."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from spades.errors import SpadesError
+from spades.rules import Rules
+
+
+def parse_rules(text: str | None) -> Rules:
+    """A preset name or a JSON object of overrides, e.g. ``{"preset": "hoyle", "target": 300}``."""
+    if text is None:
+        return Rules()
+    stripped = text.strip()
+    if not stripped.startswith("{"):
+        return Rules.from_spec(stripped)
+    try:
+        loaded = json.loads(stripped)
+    except json.JSONDecodeError as e:
+        raise SpadesError(f"--rules: unreadable JSON at column {e.colno}: {e.msg}") from None
+    if not isinstance(loaded, dict):
+        raise SpadesError("--rules: JSON must be an object of rule options")
+    return Rules.from_spec(loaded)
+
+
+def _fmt_ci(ci: list[float], pct: bool = False) -> str:
+    if pct:
+        return f"[{ci[0] * 100:.1f}%, {ci[1] * 100:.1f}%]"
+    return f"[{ci[0]:+.1f}, {ci[1]:+.1f}]"
+
+
+def report_text(rep: dict[str, Any]) -> str:
+    """The readable report."""
+    a, b = rep["a"], rep["b"]
+    sides = rep["sides"]
+    lines = [
+        f"A = {a}   B = {b}   rules {json.dumps(rep['rules'])}   seed {rep['seed']}"
+        + ("   duplicate" if rep["duplicate"] else ""),
+        f"games {rep['games']}, hands {rep['hands']}"
+        + (f", {rep['unfinished']} cut at the hand limit" if rep["unfinished"] else ""),
+        f"A win rate          {rep['a_win_rate'] * 100:.1f}%  95% {_fmt_ci(rep['a_win_rate_ci95'], True)}",
+        f"points per hand A-B {rep['points_per_hand']:+.1f}  95% {_fmt_ci(rep['points_per_hand_ci95'])}",
+        "",
+        f"{'':24}{'A':>12}{'B':>12}",
+    ]
+    rows = [
+        ("points per hand", "points_per_hand", "{:+.1f}"),
+        ("bid accuracy |t-bid|", "bid_accuracy", "{:.2f}"),
+        ("set rate", "set_rate", "{:.1%}"),
+        ("bags per hand", "bags_per_hand", "{:.2f}"),
+        ("nil bids", "nil_bids", "{}"),
+        ("nil made", "nil_made", "{}"),
+        ("opponents' nils broken", "opp_nils_broken", "{}"),
+        ("faults", "faults", "{}"),
+        ("decisions", "decisions", "{}"),
+    ]
+    for label, key, fmt in rows:
+        lines.append(f"{label:24}{fmt.format(sides['a'][key]):>12}{fmt.format(sides['b'][key]):>12}")
+    ms = rep["ms_per_decision"]
+    lines.append(f"{'ms/decision median':24}{ms['a']['median']:>12.2f}{ms['b']['median']:>12.2f}")
+    lines.append(f"{'ms/decision p99':24}{ms['a']['p99']:>12.2f}{ms['b']['p99']:>12.2f}")
+    return "\n".join(lines)
+
+
+@click.command("match")
+@click.argument("a")
+@click.argument("b")
+@click.option("--games", type=int, help="Whole games to play (default 20).")
+@click.option("--hands", type=int, help="Deals to play as single hands from 0-0 (each twice in duplicate).")
+@click.option(
+    "--duplicate/--no-duplicate",
+    default=True,
+    show_default=True,
+    help="Replay each deal sequence with the sides swapped.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and the bots.")
+@click.option("--jobs", "-j", type=int, help="Processes to use (default: every core).")
+@click.option(
+    "--rules", "rules_text", metavar="PRESET|JSON", help="A preset name or a JSON object of overrides."
+)
+@click.option("--target", type=int, help="Points that end a game (overrides the rules).")
+@click.option("--out", type=click.Path(file_okay=False), help="Save every game as a record in this folder.")
+@click.option(
+    "--max-hands", type=int, default=300, show_default=True, help="Cut a game after this many hands."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one line of JSON.")
+@click.option("--progress/--no-progress", default=None, help="Show a progress bar (default: on a terminal).")
+def command(
+    a: str,
+    b: str,
+    games: int | None,
+    hands: int | None,
+    duplicate: bool,
+    seed: int,
+    jobs: int | None,
+    rules_text: str | None,
+    target: int | None,
+    out: str | None,
+    max_hands: int,
+    as_json: bool,
+    progress: bool | None,
+) -> None:
+    """Play bot A's side (seats 0 and 2) against bot B's (seats 1 and 3) and report who is stronger.
+
+    A and B are bot specs: random, heuristic, expert, with settings as expert:samples=20, or
+    cmd:PROGRAM for an outside bot.
+    """
+    from spades.match import run_match, tasks_for
+
+    rules = parse_rules(rules_text)
+    if target is not None:
+        rules = rules.replace(target=target)
+    if games is not None and hands is not None:
+        raise SpadesError("give --games or --hands, not both")
+    if games is None and hands is None:
+        games = 20
+    if jobs is not None and jobs < 1:
+        raise SpadesError(f"--jobs {jobs}: must be at least 1")
+    if max_hands < 1:
+        raise SpadesError(f"--max-hands {max_hands}: must be at least 1")
+    total = len(tasks_for(a, b, rules, games=games, hands=hands, duplicate=duplicate, seed=seed))
+    show = sys.stderr.isatty() if progress is None else progress
+    if show:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as bar:
+            tid = bar.add_task(f"{a} vs {b}", total=total)
+            rep = run_match(
+                a,
+                b,
+                rules,
+                games=games,
+                hands=hands,
+                duplicate=duplicate,
+                seed=seed,
+                jobs=jobs,
+                out=out,
+                max_hands=max_hands,
+                on_done=lambda _r: bar.advance(tid),
+            )
+    else:
+        rep = run_match(
+            a,
+            b,
+            rules,
+            games=games,
+            hands=hands,
+            duplicate=duplicate,
+            seed=seed,
+            jobs=jobs,
+            out=out,
+            max_hands=max_hands,
+        )
+    click.echo(json.dumps(rep) if as_json else report_text(rep))
