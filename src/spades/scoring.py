@@ -49,37 +49,41 @@ def score_hand(
     totals_before: Sequence[int],
     bags_before: Sequence[int],
 ) -> HandScore:
+    """Score one hand. Written as plain loops (no generators): it runs once per hand in every
+    playout, and tests check it against an independent recomputation."""
     contracts, points, bags, totals, penalties = [], [], [], [], []
+    minus = rules.set_penalty == "minus"
+    bags_mode = rules.bags
+    limit = rules.bag_limit
+    teams = rules.teams
     for side in range(rules.sides):
-        seats = side_seats(rules, side)
-        contract = sum(bids[s].tricks for s in seats if not bids[s].is_nil)
-        taken = sum(tricks[s] for s in seats if not bids[s].is_nil)
-        pts = 0
-        new_bags = 0
+        contract = taken = pts = new_bags = 0
+        for s in (side, side + 2) if teams else (side,):
+            bid = bids[s]
+            took = tricks[s]
+            if bid.tricks:
+                contract += bid.tricks
+                taken += took
+            else:
+                bonus = rules.blind_nil_bonus if bid.blind else rules.nil_bonus
+                if took:
+                    pts += took - bonus
+                    new_bags += took
+                else:
+                    pts += bonus
         if contract > 0:
             if taken >= contract:
                 pts += 10 * contract + (taken - contract)
                 new_bags += taken - contract
-            elif rules.set_penalty == "minus":
+            elif minus:
                 pts -= 10 * contract
-        for s in seats:
-            if bids[s].is_nil:
-                bonus = rules.blind_nil_bonus if bids[s].blind else rules.nil_bonus
-                if tricks[s] == 0:
-                    pts += bonus
-                else:
-                    pts += tricks[s] - bonus
-                    new_bags += tricks[s]
         count = bags_before[side] + new_bags
         n_pen = 0
-        if rules.bags != "off":
-            while count >= rules.bag_limit:
+        if bags_mode != "off":
+            while count >= limit:
                 pts -= rules.bag_penalty
                 n_pen += 1
-                if rules.bags == "carry":
-                    count -= rules.bag_limit
-                else:
-                    count = 0
+                count = count - limit if bags_mode == "carry" else 0
         contracts.append(contract)
         points.append(pts)
         bags.append(count)
@@ -104,9 +108,15 @@ def game_winner(rules: Rules, totals: Sequence[int]) -> int | None:
     standing side reaches the target, the highest standing total wins, and a tie for the lead
     means another hand. If every side is knocked out, the highest total wins (ties play on).
     """
+    lose_at = rules.lose_at
+    if lose_at is None:
+        best = max(totals)
+        if best < rules.target or totals.count(best) > 1:
+            return None
+        return totals.index(best)
     sides = range(len(totals))
-    standing = [s for s in sides if rules.lose_at is None or totals[s] > rules.lose_at]
-    if rules.lose_at is not None and len(standing) == 1 and len(totals) > 1:
+    standing = [s for s in sides if totals[s] > lose_at]
+    if len(standing) == 1 and len(totals) > 1:
         return standing[0]
     pool = standing or list(sides)
     if not standing or any(totals[s] >= rules.target for s in pool):

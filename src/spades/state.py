@@ -12,7 +12,7 @@ the ``Event`` appended to ``history``. ``undo`` takes back the last event.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -86,8 +86,10 @@ class Exchange:
     cards: CardSet
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
+    """One finished trick. A named tuple (immutable, like a frozen dataclass) because one is
+    made per trick in the hot path, straight from ``tuple.__new__``."""
+
     leader: int
     cards: tuple[int, ...]
     winner: int
@@ -108,15 +110,38 @@ class HandLog:
 Shuffler = Callable[[random.Random], list[int]]
 
 _PLAYS = tuple(Play(c) for c in range(52))
+_BIDS = tuple(Bid(t) for t in range(14))
+_SEAT_BIDS = tuple(SeatBid(t) for t in range(14))
+_BLIND_SEAT_BID = SeatBid(0, True)
 _SUIT_CARDS = tuple(
     tuple(tuple(s * 13 + r for r in range(13) if field >> r & 1) for field in range(1 << 13))
     for s in range(4)
 )
 """For each suit and each 13-bit field of that suit, its cards: mask-to-list by lookup."""
+_S0, _S1, _S2, _S3 = _SUIT_CARDS
+_BIT = tuple(1 << c for c in range(52))
+_NON_SPADES = FULL_DECK & ~SPADE_MASK
+_TRICK_KEYS = tuple(
+    tuple(c + 100 if c < 13 else (c if c // 13 == lead else -1) for c in range(52)) for lead in range(4)
+)
+"""Per led suit, each card's strength in the trick: spades above the led suit, others -1."""
+_NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 4)}
+_tuple_new = tuple.__new__
+_DEAL, _DRAW, _BID, _EXCHANGE, _PLAY, _OVER = (
+    Phase.DEAL,
+    Phase.DRAW,
+    Phase.BID,
+    Phase.EXCHANGE,
+    Phase.PLAY,
+    Phase.OVER,
+)
+_DECK_RANGE = range(52)
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:
-    deck = list(range(52))
+    """A uniformly shuffled deck. ``rng.shuffle`` it stays: a faster draw would change the game
+    every existing seed gives."""
+    deck = list(_DECK_RANGE)
     rng.shuffle(deck)
     return deck
 
@@ -126,20 +151,20 @@ class Game:
 
     ``seed`` (or ``rng``) makes every random choice (first dealer, shuffles) repeatable. With
     ``auto_deal`` (the default) each hand is dealt from that source as soon as the last one is
-    scored; without it the game waits in ``Phase.DEAL`` for ``deal()``, which is how records
+    scored; without it the game waits in ``_DEAL`` for ``deal()``, which is how records
     are replayed and how the server deals from its own secure, published decks.
     """
 
     def __init__(
         self,
-        rules: Rules | None = None,
+        rules: Rules | str | Mapping[str, Any] | None = None,
         *,
         seed: int | None = None,
         rng: random.Random | None = None,
         first_dealer: int | None = None,
         auto_deal: bool = True,
     ) -> None:
-        self.rules = rules or Rules()
+        self.rules = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
         self.n = self.rules.players
         self.rng = rng or random.Random(seed)
         self.auto_deal = auto_deal
@@ -149,16 +174,22 @@ class Game:
         self.scores: list[HandScore] = []
         self.logs: list[HandLog] = []
         self.history: list[Event] = []
-        self._undo: list[tuple[Any, ...]] = []
+        # Undo information for the events that need more than the event itself, by history
+        # index; a play is taken back from its event alone (the hot path stores nothing).
+        self._undo_at: dict[int, tuple[Any, ...]] = {}
+        # Deals taken back by undo, latest on top: the next random deal reuses them, exactly
+        # as if the random source had been rewound (which would cost a state copy per hand).
+        self._redeal: list[tuple[list[int], bool]] = []
+        self._next = _NEXT[self.n]
         self.winner: int | None = None
         self.hand_number = 0
         if first_dealer is None:
             first_dealer = self._choose_first_dealer()
-        elif not 0 <= first_dealer < self.n:
-            raise IllegalAction(f"first dealer {first_dealer} is not a seat 0..{self.n - 1}")
-        self.first_dealer = first_dealer
-        self.dealer = (first_dealer - 1) % self.n  # advanced by the first deal
-        self.phase = Phase.DEAL
+        elif not isinstance(first_dealer, int) or not 0 <= first_dealer < self.n:
+            raise IllegalAction(f"first dealer {first_dealer!r} is not a seat 0..{self.n - 1}")
+        self.first_dealer = int(first_dealer)
+        self.dealer = (self.first_dealer - 1) % self.n  # advanced by the first deal
+        self.phase = _DEAL
         self._clear_hand()
         if auto_deal:
             self.deal()
@@ -193,53 +224,90 @@ class Game:
         self.tricks_won = [0] * n
         self.tricks: list[Trick] = []
         self.spades_broken = False
+        self._broken_at = -1
+        """History index of the play that broke spades this hand (-1: not yet), for undo."""
+        self._random_deal = False
         self.exchange_steps: list[tuple[int, int]] = []
         self.exchanges: list[Exchange] = []
         self.pending_pass = 0
         self.stock: list[int] = []
         self.stock_pos = 0
         self.seen_discards = [0] * n
+        self._plays: list[int] = []
 
     def deal(self, hands: Sequence[int] | None = None, *, stock: Sequence[int] | None = None) -> None:
         """Start the next hand: from ``hands`` (masks, one per seat), from a two-player
         ``stock`` (52 cards, top first), or from the game's random source."""
-        if self.phase is not Phase.DEAL:
+        if self.phase is not _DEAL:
             raise IllegalAction(f"cannot deal during the {self.phase.value} phase")
         n = self.n
-        self._clear_hand()
-        self.hand_number += 1
-        self.dealer = (self.dealer + 1) % n
-        first = (self.dealer + 1) % n
-        if hands is None and stock is None:
-            deck = shuffled_deck(self.rng)
-            if n == 2:
-                stock = deck
+        first = (self.dealer + 2) % n
+        random_deal = hands is None and stock is None
+        if random_deal:
+            if self._redeal:
+                cards, is_stock = self._redeal.pop()
+                if is_stock:
+                    stock = cards
+                else:
+                    hands = cards
             else:
-                masks = [0] * n
-                for i, c in enumerate(deck):
-                    masks[(first + i) % n] |= 1 << c
-                hands = masks
-        if stock is not None:
+                deck = shuffled_deck(self.rng)
+                if n == 2:
+                    stock = deck
+                else:
+                    get = _BIT.__getitem__
+                    hands = [sum(map(get, deck[k::4])) for k in range(4)]
+                    hands = hands[-first:] + hands[:-first] if first else hands
+        elif stock is not None:
             if n != 2:
                 raise IllegalAction("a stock deal is only for the two-player game")
-            if sorted(stock) != list(range(52)):
-                raise IllegalAction("the stock must hold each of the 52 cards once")
+            if hands is not None:
+                raise IllegalAction("deal either hands or a stock, not both")
+            stock = self._check_stock(stock)
+        else:
+            assert hands is not None
+            hands = self._check_deal(hands)
+        self._clear_hand()
+        self._random_deal = random_deal
+        self.hand_number += 1
+        self.dealer = (self.dealer + 1) % n
+        if stock is not None:
             self.stock = list(stock)
-            self.logs.append(HandLog(self.dealer, [0] * n, list(stock), [None] * n))
-            self.phase = Phase.DRAW
+            log = HandLog(self.dealer, [0] * n, list(stock), [None] * n)
+            self.logs.append(log)
+            self._plays = log.plays
+            self.phase = _DRAW
             self.turn = first
             return
         assert hands is not None
-        self._check_deal(hands)
         self.hands = list(hands)
-        self.logs.append(HandLog(self.dealer, list(hands), None, [None] * n))
+        log = HandLog(self.dealer, list(hands), None, [None] * n)
+        self.logs.append(log)
+        self._plays = log.plays
         self._start_bidding()
 
-    def _check_deal(self, hands: Sequence[int]) -> None:
-        if len(hands) != self.n:
-            raise IllegalAction(f"a deal needs {self.n} hands, not {len(hands)}")
+    def _check_stock(self, stock: Sequence[int]) -> list[int]:
+        try:
+            cards = [c for c in stock if isinstance(c, int) and not isinstance(c, bool)]
+        except TypeError:
+            raise IllegalAction(f"the stock {stock!r} is not a list of cards") from None
+        if len(cards) != len(stock) or sorted(cards) != list(range(52)):
+            raise IllegalAction("the stock must hold each of the 52 cards once")
+        return cards
+
+    def _check_deal(self, hands: Sequence[int]) -> list[int]:
+        try:
+            masks = list(hands)
+        except TypeError:
+            raise IllegalAction(f"a deal must be {self.n} card masks, not {hands!r}") from None
+        if len(masks) != self.n:
+            raise IllegalAction(f"a deal needs {self.n} hands, not {len(masks)}")
         seen = 0
-        for seat, h in enumerate(hands):
+        for seat, h in enumerate(masks):
+            if isinstance(h, CardSet):
+                h = masks[seat] = h.mask
+            if not isinstance(h, int) or isinstance(h, bool) or not 0 <= h <= FULL_DECK:
+                raise IllegalAction(f"{seat_name(seat, self.n)}'s hand {h!r} is not a card mask")
             if h.bit_count() != 13:
                 raise IllegalAction(f"{seat_name(seat, self.n)} was dealt {h.bit_count()} cards, not 13")
             if seen & h:
@@ -248,12 +316,13 @@ class Game:
             seen |= h
         if self.n == 4 and seen != FULL_DECK:
             raise IllegalAction("the deal does not hold all 52 cards")
+        return masks
 
     def _start_bidding(self) -> None:
-        self.phase = Phase.BID
+        self.phase = _BID
         self.turn = (self.dealer + 1) % self.n
-        for seat in range(self.n):
-            self.looked[seat] = not self._blind_nil_possible(seat)
+        if self.rules.blind_nil:
+            self.looked = [not self._blind_nil_possible(seat) for seat in range(self.n)]
 
     def _blind_nil_possible(self, seat: int) -> bool:
         r = self.rules
@@ -268,15 +337,15 @@ class Game:
     @property
     def to_move(self) -> int | None:
         """The seat whose turn it is, or ``None`` between hands and after the game."""
-        return None if self.phase in (Phase.DEAL, Phase.OVER) else self.turn
+        return None if self.phase in (_DEAL, _OVER) else self.turn
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def legal_play_mask(self) -> int:
         """The cards the seat to move may play, as a mask (0 outside the play phase)."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return 0
         h = self.hands[self.turn]
         if self.trick:
@@ -291,7 +360,7 @@ class Game:
 
     def legal_bids(self, seat: int | None = None) -> list[Bid]:
         seat = self.turn if seat is None else seat
-        if self.phase is not Phase.BID or seat != self.turn:
+        if self.phase is not _BID or seat != self.turn:
             return []
         out: list[Bid] = []
         if not self.looked[seat]:
@@ -310,53 +379,85 @@ class Game:
         if seat is None:
             seat = self.turn
         acts: list[Action] = []
-        if self.phase is Phase.BID:
+        if self.phase is _BID:
             if not self.looked[seat] and self.bid[seat] == NO_BID:
                 acts.append(Look())
             acts.extend(self.legal_bids(seat))
-        elif seat != self.turn or self.phase in (Phase.DEAL, Phase.OVER):
+        elif seat != self.turn or self.phase in (_DEAL, _OVER):
             return acts
-        elif self.phase is Phase.PLAY:
+        elif self.phase is _PLAY:
             acts.extend(Play(c) for c in bits(self.legal_play_mask()))
-        elif self.phase is Phase.EXCHANGE:
+        elif self.phase is _EXCHANGE:
             acts.extend(PassCard(c) for c in bits(self.hands[seat] & ~self.pending_pass))
-        elif self.phase is Phase.DRAW:
+        elif self.phase is _DRAW:
             acts.extend((Draw(True), Draw(False)))
         return acts
 
     def legal_codes(self) -> list[int]:
         """Dense codes of the legal actions of the seat to move (``spades.actions``)."""
-        phase = self.phase
-        if phase is Phase.PLAY:
+        if self.phase is _PLAY:
             h = self.hands[self.turn]
             if self.trick:
                 lead = self.lead_suit
                 follow = (h >> (13 * lead)) & 0x1FFF
                 if follow:
                     return list(_SUIT_CARDS[lead][follow])
-            elif not self.spades_broken and h & ~SPADE_MASK:
-                h &= ~SPADE_MASK
-            return [
-                *_SUIT_CARDS[0][h & 0x1FFF],
-                *_SUIT_CARDS[1][(h >> 13) & 0x1FFF],
-                *_SUIT_CARDS[2][(h >> 26) & 0x1FFF],
-                *_SUIT_CARDS[3][h >> 39],
-            ]
+            elif not self.spades_broken and h & _NON_SPADES:
+                h &= _NON_SPADES
+            return [*_S0[h & 0x1FFF], *_S1[(h >> 13) & 0x1FFF], *_S2[(h >> 26) & 0x1FFF], *_S3[h >> 39]]
+        phase = self.phase
         seat = self.turn
-        if phase is Phase.BID:
+        if phase is _BID:
             if not self.looked[seat]:
                 return [LOOK_CODE, BLIND_NIL_CODE] if self._blind_nil_possible(seat) else [LOOK_CODE]
             return list(range(BID_BASE + self.rules.min_bid, BID_BASE + 14))
-        if phase is Phase.EXCHANGE:
+        if phase is _EXCHANGE:
             return [PASS_BASE + c for c in bits(self.hands[seat] & ~self.pending_pass)]
-        if phase is Phase.DRAW:
+        if phase is _DRAW:
             return [DRAW_KEEP_CODE, DRAW_DISCARD_CODE]
         return []
 
     def apply_code(self, code: int) -> Event:
-        """Apply the action of a dense code for the seat to move."""
-        if self.phase is Phase.PLAY and isinstance(code, int) and 0 <= code < 52:
+        """Apply the action of a dense code for the seat to move.
+
+        A legal play goes straight through a copy of ``play``'s fast path (one call less per
+        card: this is the loop of playouts and RL); everything else goes through ``apply``."""
+        if code.__class__ is int and 0 <= code < 52 and self.phase is _PLAY:
+            turn = self.turn
+            hands = self.hands
+            h = hands[turn]
+            bit = _BIT[code]
+            trick = self.trick
+            if h & bit:
+                suit = code // 13
+                if trick:
+                    lead = self.lead_suit
+                    if suit != lead:
+                        if h & SUIT_MASKS[lead]:
+                            return self.play(code)  # refused there, with the reason
+                        if suit == 0 and not self.spades_broken:
+                            self.spades_broken = True
+                            self._broken_at = len(self.history)
+                else:
+                    if suit == 0 and not self.spades_broken:
+                        if h & _NON_SPADES:
+                            return self.play(code)
+                        self.spades_broken = True
+                        self._broken_at = len(self.history)
+                    self.trick_leader = turn
+                    self.lead_suit = suit
+                hands[turn] = h ^ bit
+                trick.append(code)
+                self._plays.append(code)
+                if len(trick) == self.n:
+                    return self._finish_trick(turn, code)
+                self.turn = self._next[turn]
+                ev: Event = _tuple_new(Event, (turn, _PLAYS[code], self.hand_number, None))
+                self.history.append(ev)
+                return ev
             return self.play(code)
+        if code.__class__ is int and BID_BASE <= code < BLIND_NIL_CODE:
+            return self.make_bid(_BIDS[code - BID_BASE])
         return self.apply(decode(code))
 
     def apply(self, action: Action, seat: int | None = None) -> Event:
@@ -403,7 +504,7 @@ class Game:
         return seat_name(seat, self.n)
 
     def _where(self) -> str:
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             return f"hand {self.hand_number}, trick {len(self.tricks) + 1}"
         return f"hand {self.hand_number}, {self.phase.value}"
 
@@ -428,7 +529,11 @@ class Game:
             raise IllegalAction(f"{self._where()}: {self._name(seat)} has already looked at his cards")
 
     def can_look(self, seat: int) -> bool:
-        return 0 <= seat < self.n and not self.looked[seat]
+        try:
+            self.verify_look(seat)
+        except IllegalAction:
+            return False
+        return True
 
     def look(self, seat: int) -> Event:
         self.verify_look(seat)
@@ -437,12 +542,13 @@ class Game:
 
     # ------------------------------------------------------------------ bid
     def verify_bid(self, bid: Bid, seat: int | None = None) -> None:
-        seat = self._check_turn(seat, Phase.BID, f"{bid.text}")
+        bid = self._coerce_bid(bid, seat)
+        seat = self._check_turn(seat, _BID, f"{bid.text}")
         r = self.rules
         where = f"hand {self.hand_number}, bid"
         who = self._name(seat)
-        if bid.blind:
-            if bid.tricks != 0:
+        if bid.blind is not False:
+            if bid.blind is not True or bid.tricks != 0:
                 raise IllegalAction(f"{where}: {who} bid blind_nil with tricks {bid.tricks}")
             if not r.blind_nil:
                 raise IllegalAction(f"{where}: {who} bid blind_nil but Blind Nil is not allowed")
@@ -454,7 +560,7 @@ class Game:
                     f"{r.blind_nil_behind} points behind (blind_nil_behind)"
                 )
             return
-        if not isinstance(bid.tricks, int) or not 0 <= bid.tricks <= 13:
+        if not isinstance(bid.tricks, int) or isinstance(bid.tricks, bool) or not 0 <= bid.tricks <= 13:
             raise IllegalAction(f"{where}: {who} bid {bid.tricks!r}, outside 0..13")
         if bid.tricks < r.min_bid:
             raise IllegalAction(f"{where}: {who} bid nil but the lowest bid is {r.min_bid} (min_bid)")
@@ -470,26 +576,55 @@ class Game:
 
     def make_bid(self, bid: Bid | int, seat: int | None = None) -> Event:
         """Bid; an int is a number bid (0 = Nil)."""
-        if isinstance(bid, int):
-            bid = Bid(bid)
-        self.verify_bid(bid, seat)
-        seat = self.turn
-        last_bid = self.bid.count(NO_BID) == 1
-        undo: tuple[Any, ...] = ("snap", self._snapshot()) if last_bid else ("bid", seat, self.looked[seat])
-        self.bid[seat] = bid.tricks
-        self.blind[seat] = bid.blind
+        if bid.__class__ is int and 0 <= bid <= 13:
+            bid = _BIDS[bid]
+        turn = self.turn
+        looked = self.looked
+        if (
+            self.phase is not _BID
+            or (seat is not None and seat != turn)
+            or bid.__class__ is not Bid
+            or bid.blind
+            or bid.tricks.__class__ is not int
+            or not self.rules.min_bid <= bid.tricks <= 13
+            or not looked[turn]
+        ):
+            # The rare and the refused: the full check explains a refusal, or passes a Blind Nil.
+            bid = self._coerce_bid(bid, seat)
+            self.verify_bid(bid, seat)
+        assert isinstance(bid, Bid)
+        bids = self.bid
+        last_bid = bids.count(NO_BID) == 1
+        undo = ("bid", turn, looked[turn], self.trick_leader)
+        tricks = bid.tricks
+        bids[turn] = tricks
         if bid.blind:
-            self.looked[seat] = True
-        self.logs[-1].bids[seat] = SeatBid(bid.tricks, bid.blind)
-        self.turn = (seat + 1) % self.n
+            self.blind[turn] = True
+            looked[turn] = True
+            self.logs[-1].bids[turn] = _BLIND_SEAT_BID
+        else:
+            self.logs[-1].bids[turn] = _SEAT_BIDS[tricks]
+        self.turn = self._next[turn]
         if last_bid:
             self._end_bidding()
-        return self._record(seat, bid, undo)
+        ev: Event = _tuple_new(Event, (turn, bid, self.hand_number, None))
+        self._undo_at[len(self.history)] = undo
+        self.history.append(ev)
+        return ev
+
+    def _coerce_bid(self, bid: object, seat: int | None) -> Bid:
+        """A ``Bid`` from what a caller handed to ``make_bid``, or ``IllegalAction`` naming it."""
+        if isinstance(bid, Bid):
+            return bid
+        if isinstance(bid, int) and not isinstance(bid, bool):
+            return Bid(bid)
+        who = self._name(self.turn if seat is None or not 0 <= seat < self.n else seat)
+        raise IllegalAction(f"{self._where()}: {who} bid {bid!r}, which is not a bid")
 
     def _end_bidding(self) -> None:
         k = self.rules.blind_nil_exchange
         steps: list[tuple[int, int]] = []
-        if self.rules.teams and k > 0:
+        if self.rules.teams and k > 0 and any(self.blind):
             order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
             for seat in order:
                 partner = (seat + 2) % 4
@@ -497,19 +632,33 @@ class Game:
                     steps += [(partner, seat), (seat, partner)]
         self.exchange_steps = steps
         if steps:
-            self.phase = Phase.EXCHANGE
+            self.phase = _EXCHANGE
             self.turn = steps[0][0]
         else:
             self._start_play()
 
     def _start_play(self) -> None:
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.turn = (self.dealer + 1) % self.n
         self.trick_leader = self.turn
 
     # ------------------------------------------------------------------ exchange
+    def _coerce_cards(self, cards: object) -> CardSet:
+        """A ``CardSet`` from a ``CardSet``, a mask or card ints; else ``IllegalAction``."""
+        if isinstance(cards, CardSet):
+            return cards
+        try:
+            if isinstance(cards, int) and not isinstance(cards, bool):
+                return CardSet(cards)
+            if isinstance(cards, str):
+                return CardSet.parse(cards)
+            return CardSet(cards)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise IllegalAction(f"{self._where()}: {cards!r} is not a set of cards") from None
+
     def verify_pass_cards(self, cards: CardSet, seat: int | None = None) -> None:
-        seat = self._check_turn(seat, Phase.EXCHANGE, "pass cards")
+        cards = self._coerce_cards(cards)
+        seat = self._check_turn(seat, _EXCHANGE, "pass cards")
         k = self.rules.blind_nil_exchange
         where = f"hand {self.hand_number}, exchange"
         who = self._name(seat)
@@ -529,15 +678,20 @@ class Game:
         return True
 
     def pass_cards(self, cards: CardSet, seat: int | None = None) -> Event:
+        cards = self._coerce_cards(cards)
         self.verify_pass_cards(cards, seat)
         return self._do_pass(cards.mask, PassCards(cards))
 
     def verify_pass_card(self, card: int, seat: int | None = None) -> None:
-        seat = self._check_turn(seat, Phase.EXCHANGE, "pass cards")
-        if not isinstance(card, int) or not 0 <= card < 52 or not self.hands[seat] >> card & 1:
-            raise IllegalAction(
-                f"hand {self.hand_number}, exchange: {self._name(seat)} does not hold {card!r}"
-            )
+        seat = self._check_turn(seat, _EXCHANGE, "pass cards")
+        if (
+            not isinstance(card, int)
+            or isinstance(card, bool)
+            or not 0 <= card < 52
+            or not self.hands[seat] >> card & 1
+        ):
+            text = card_text(card) if isinstance(card, int) and 0 <= card < 52 else repr(card)
+            raise IllegalAction(f"hand {self.hand_number}, exchange: {self._name(seat)} does not hold {text}")
         if self.pending_pass >> card & 1:
             raise IllegalAction(
                 f"hand {self.hand_number}, exchange: {self._name(seat)} already chose {card_text(card)}"
@@ -570,7 +724,7 @@ class Game:
 
     # ------------------------------------------------------------------ two-player draw
     def verify_draw(self, seat: int | None = None) -> None:
-        self._check_turn(seat, Phase.DRAW, "draw")
+        self._check_turn(seat, _DRAW, "draw")
 
     def draw(self, keep: bool, seat: int | None = None) -> Event:
         self.verify_draw(seat)
@@ -592,14 +746,14 @@ class Game:
     @property
     def stock_top(self) -> int | None:
         """The card the seat to move sees on the stock in the draw phase."""
-        return self.stock[self.stock_pos] if self.phase is Phase.DRAW else None
+        return self.stock[self.stock_pos] if self.phase is _DRAW else None
 
     # ------------------------------------------------------------------ play
     def verify_play(self, card: int, seat: int | None = None) -> None:
-        seat = self._check_turn(seat, Phase.PLAY, "play")
+        seat = self._check_turn(seat, _PLAY, "play")
         where = f"hand {self.hand_number}, trick {len(self.tricks) + 1}"
         who = self._name(seat)
-        if not isinstance(card, int) or not 0 <= card < 52:
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
             raise IllegalAction(f"{where}: {who} played {card!r}, which is not a card")
         h = self.hands[seat]
         text = card_text(card)
@@ -618,107 +772,101 @@ class Game:
             )
 
     def can_play(self, card: int, seat: int | None = None) -> bool:
-        if self.phase is not Phase.PLAY or (seat is not None and seat != self.turn):
+        if self.phase is not _PLAY or (seat is not None and seat != self.turn):
             return False
-        return bool(self.legal_play_mask() >> card & 1) if 0 <= card < 52 else False
+        if not isinstance(card, int) or not 0 <= card < 52:
+            return False
+        return bool(self.legal_play_mask() >> card & 1)
 
     def play(self, card: int, seat: int | None = None) -> Event:
-        # The hot path: the legality test is inlined mask arithmetic; the slow verify_play
-        # runs only to explain a refusal.
+        # The hot path: the legality test is inlined mask arithmetic and nothing is stored for
+        # undo (a play is taken back from its event); the slow verify_play runs only to explain
+        # a refusal.
         turn = self.turn
-        if self.phase is not Phase.PLAY or (seat is not None and seat != turn):
+        if (
+            self.phase is not _PLAY
+            or (seat is not None and seat != turn)
+            or card.__class__ is not int
+            or not 0 <= card < 52
+        ):
             self.verify_play(card, seat)
+            card = int(card)  # an int subclass that passed the check
         h = self.hands[turn]
-        trick = self.trick
-        bit = 1 << card if isinstance(card, int) and 0 <= card < 52 else 0
+        bit = _BIT[card]
         if not h & bit:
             self.verify_play(card, seat)
         suit = card // 13
-        broken_before = self.spades_broken
+        trick = self.trick
         if trick:
-            if suit != self.lead_suit:
-                if h & SUIT_MASKS[self.lead_suit]:
+            lead = self.lead_suit
+            if suit != lead:
+                if h & SUIT_MASKS[lead]:
                     self.verify_play(card, seat)
-                if suit == 0:
+                if suit == 0 and not self.spades_broken:
                     self.spades_broken = True
+                    self._broken_at = len(self.history)
         else:
-            if suit == 0:
-                if not broken_before and h & ~SPADE_MASK:
+            if suit == 0 and not self.spades_broken:
+                if h & _NON_SPADES:
                     self.verify_play(card, seat)
                 self.spades_broken = True
+                self._broken_at = len(self.history)
             self.trick_leader = turn
             self.lead_suit = suit
         self.hands[turn] = h ^ bit
         trick.append(card)
-        self.logs[-1].plays.append(card)
-        if len(trick) < self.n:
-            self.turn = (turn + 1) % self.n
-            ev = Event(turn, _PLAYS[card], self.hand_number)
-            self.history.append(ev)
-            self._undo.append(("play", turn, card, broken_before))
-            return ev
-        return self._finish_trick(turn, card, broken_before)
+        self._plays.append(card)
+        if len(trick) == self.n:
+            return self._finish_trick(turn, card)
+        self.turn = self._next[turn]
+        ev: Event = _tuple_new(Event, (turn, _PLAYS[card], self.hand_number, None))
+        self.history.append(ev)
+        return ev
 
-    def _finish_trick(self, seat: int, card: int, broken_before: bool) -> Event:
+    def _finish_trick(self, seat: int, card: int) -> Event:
         trick = self.trick
-        lead = self.lead_suit
-        best_i, best_key = 0, -1
-        for i, c in enumerate(trick):
-            key = c + 100 if c < 13 else (c if c // 13 == lead else -1)
-            if key > best_key:
-                best_i, best_key = i, key
-        winner = (self.trick_leader + best_i) % self.n
-        last_trick = len(self.tricks) == 12
-        snap = self._snapshot(with_rng=True) if last_trick else None
-        self.tricks.append(Trick(self.trick_leader, tuple(trick), winner))
+        leader = self.trick_leader
+        winner = (leader + trick.index(max(trick, key=_TRICK_KEYS[self.lead_suit].__getitem__))) % self.n
+        tricks = self.tricks
+        tricks.append(_tuple_new(Trick, (leader, tuple(trick), winner)))
         self.tricks_won[winner] += 1
         self.trick = []
         self.lead_suit = -1
-        self.turn = winner
-        self.trick_leader = winner
-        ev = Event(seat, _PLAYS[card], self.hand_number, winner)
-        self.history.append(ev)
-        if snap is not None:
-            self._undo.append(("snap", snap))
+        self.turn = self.trick_leader = winner
+        ev: Event = _tuple_new(Event, (seat, _PLAYS[card], self.hand_number, winner))
+        history = self.history
+        if len(tricks) == 13:
+            # The hand ends: keep the state as it is now (shallow: from here on the per-hand
+            # lists are replaced, never changed in place) to undo the scoring and next deal.
+            self._undo_at[len(history)] = ("hand_end", self.__dict__.copy(), len(self.logs), len(self.scores))
+            history.append(ev)
             self._end_hand()
         else:
-            self._undo.append(("trick", seat, card, broken_before))
+            history.append(ev)
         return ev
 
     def _end_hand(self) -> None:
-        bids = [SeatBid(self.bid[s], self.blind[s]) for s in range(self.n)]
+        blind = self.blind
+        bids = [_BLIND_SEAT_BID if blind[s] else _SEAT_BIDS[b] for s, b in enumerate(self.bid)]
         score = score_hand(self.rules, self.dealer, bids, self.tricks_won, self.totals, self.bags)
         self.scores.append(score)
         self.totals = list(score.totals)
         self.bags = list(score.bags)
         self.winner = game_winner(self.rules, self.totals)
         if self.winner is not None:
-            self.phase = Phase.OVER
+            self.phase = _OVER
         else:
-            self.phase = Phase.DEAL
+            self.phase = _DEAL
             if self.auto_deal:
                 self.deal()
 
     # ------------------------------------------------------------------ history and undo
     def _record(self, seat: int, action: Action, undo: tuple[Any, ...]) -> Event:
-        ev = Event(seat, action, self.hand_number)
+        ev: Event = _tuple_new(Event, (seat, action, self.hand_number, None))
+        self._undo_at[len(self.history)] = undo
         self.history.append(ev)
-        self._undo.append(undo)
         return ev
 
-    _SNAP_FIELDS = (
-        "phase",
-        "turn",
-        "trick_leader",
-        "lead_suit",
-        "spades_broken",
-        "hand_number",
-        "dealer",
-        "winner",
-        "pending_pass",
-        "stock_pos",
-        "stock",
-    )
     _SNAP_LISTS = (
         "hands",
         "looked",
@@ -734,77 +882,85 @@ class Game:
         "seen_discards",
     )
 
-    def _snapshot(self, with_rng: bool = False) -> tuple[Any, ...]:
-        """Everything an action that ends a phase may change; the per-hand lists are short.
-        The random source is saved only when a deal may follow."""
-        log = self.logs[-1] if self.logs else None
-        log_state = None
-        if log is not None:
-            log_state = (list(log.dealt), list(log.bids), list(log.exchanges), len(log.plays))
-        return (
-            tuple(getattr(self, f) for f in self._SNAP_FIELDS),
-            tuple(list(getattr(self, f)) for f in self._SNAP_LISTS),
-            len(self.logs),
-            log_state,
-            len(self.scores),
-            self.rng.getstate() if with_rng else None,
-        )
+    def _snapshot(self) -> tuple[Any, ...]:
+        """The whole state before an action that changes lists in place and ends a phase (a
+        pass, a draw): the per-hand lists are short, so they are copied."""
+        state = self.__dict__.copy()
+        for f in self._SNAP_LISTS:
+            state[f] = list(state[f])
+        log = self.logs[-1]
+        log_state = (list(log.dealt), list(log.bids), list(log.exchanges), len(log.plays))
+        return (state, len(self.logs), log_state, len(self.scores))
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
-        scalars, lists, n_logs, log_state, n_scores, rng_state = snap
-        for f, v in zip(self._SNAP_FIELDS, scalars, strict=True):
-            setattr(self, f, v)
-        for f, v in zip(self._SNAP_LISTS, lists, strict=True):
-            setattr(self, f, list(v))
+        state, n_logs, log_state, n_scores = snap
+        self.__dict__.clear()
+        self.__dict__.update(state)
         del self.logs[n_logs:]
-        if log_state is not None:
-            log = self.logs[-1]
-            log.dealt, log.bids, log.exchanges = list(log_state[0]), list(log_state[1]), list(log_state[2])
-            del log.plays[log_state[3] :]
         del self.scores[n_scores:]
-        if rng_state is not None:
-            self.rng.setstate(rng_state)
+        log = self.logs[-1]
+        log.dealt, log.bids, log.exchanges = list(log_state[0]), list(log_state[1]), list(log_state[2])
+        del log.plays[log_state[3] :]
 
     def undo(self) -> Event:
         """Take back the last action (across hand boundaries too) and return its event."""
-        if not self.history:
+        history = self.history
+        if not history:
             raise IllegalAction("there is nothing to undo")
-        ev = self.history.pop()
-        info = self._undo.pop()
-        kind = info[0]
-        if kind == "play":
-            _, seat, card, broken = info
-            self.trick.pop()
-            self.logs[-1].plays.pop()
-            self.hands[seat] |= 1 << card
-            self.spades_broken = broken
-            self.turn = seat
-            if not self.trick:
-                self.lead_suit = -1
-        elif kind == "trick":
-            _, seat, card, broken = info
+        ev = history.pop()
+        index = len(history)
+        info = self._undo_at.pop(index, None)
+        if info is not None:
+            kind = info[0]
+            if kind == "hand_end":
+                _, state, n_logs, n_scores = info
+                if len(self.logs) > n_logs and self._random_deal:
+                    log = self.logs[-1]
+                    dealt = (list(log.stock), True) if log.stock is not None else (list(log.dealt), False)
+                    self._redeal.append(dealt)
+                del self.logs[n_logs:]
+                del self.scores[n_scores:]
+                self.__dict__.clear()
+                self.__dict__.update(state)
+                # ... and the hand's last play is taken back below.
+            elif kind == "bid":
+                _, seat, looked, leader = info
+                self.bid[seat] = NO_BID
+                self.blind[seat] = False
+                self.looked[seat] = looked
+                self.logs[-1].bids[seat] = None
+                self.turn = seat
+                self.phase = _BID
+                self.trick_leader = leader
+                self.exchange_steps = []
+                return ev
+            elif kind == "look":
+                self.looked[info[1]] = False
+                return ev
+            elif kind == "pending":
+                self.pending_pass = info[1]
+                return ev
+            else:
+                self._restore(info[1])
+                return ev
+        seat = ev.seat
+        card = ev.action.card  # type: ignore[union-attr]
+        if ev.trick_winner is not None:
             last = self.tricks.pop()
             self.tricks_won[last.winner] -= 1
             self.trick = list(last.cards[:-1])
             self.trick_leader = last.leader
             self.lead_suit = last.cards[0] // 13
-            self.logs[-1].plays.pop()
-            self.hands[seat] |= 1 << card
-            self.spades_broken = broken
-            self.turn = seat
-        elif kind == "bid":
-            _, seat, looked = info
-            self.bid[seat] = NO_BID
-            self.blind[seat] = False
-            self.looked[seat] = looked
-            self.logs[-1].bids[seat] = None
-            self.turn = seat
-        elif kind == "look":
-            self.looked[info[1]] = False
-        elif kind == "pending":
-            self.pending_pass = info[1]
         else:
-            self._restore(info[1])
+            self.trick.pop()
+            if not self.trick:
+                self.lead_suit = -1
+        self._plays.pop()
+        self.hands[seat] |= 1 << card
+        if self._broken_at == index:
+            self.spades_broken = False
+            self._broken_at = -1
+        self.turn = seat
         return ev
 
     # ------------------------------------------------------------------ views
