@@ -22,7 +22,7 @@ from spades.tui.app import GameScreen, SpadesApp
 from spades.tui.config import PlayConfig, make_config
 from spades.tui.screens import LastTrickScreen, ResultScreen, ScoreScreen
 from spades.tui.session import Session
-from spades.tui.view import card_label
+from spades.tui.view import card_label, describe_action
 from spades.tui.widgets import ChoiceBar, HandView
 
 SIZE = (80, 24)
@@ -312,6 +312,9 @@ async def test_hint_shows_a_bot_choice_with_its_reason(tmp_path: Path) -> None:
         await until(pilot, lambda: "Hint (" in screen_text(app))
         legal = gs(app).view.legal_cards  # type: ignore[union-attr]
         assert gs(app).cursor in legal
+        shown = gs(app).hint_shown
+        assert shown is not None and shown.action in app.session.legal()
+        assert describe_action(shown.action) in screen_text(app)
 
 
 async def test_a_short_game_to_its_result_and_a_loadable_record(tmp_path: Path) -> None:

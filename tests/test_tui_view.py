@@ -203,3 +203,29 @@ def test_the_score_sheet_matches_the_scores() -> None:
             assert cells[2].rstrip("!") == f"{score.points[side]:+d}"
             assert cells[3] == str(score.bags[side]) and cells[4] == str(score.totals[side])
     assert sheet.totals == tuple(game.totals)
+
+
+def test_actions_in_the_players_words() -> None:
+    from spades.actions import Bid, Draw, Look, PassCards, Play
+    from spades.cards import CardSet, parse_card
+    from spades.tui.view import describe_action
+
+    assert describe_action(Play(parse_card("QH"))) == "play Q♥"
+    assert describe_action(Play(parse_card("TC"))) == "play 10♣"
+    assert describe_action(Bid(0)) == "bid Nil"
+    assert describe_action(Bid(0, blind=True)) == "bid Blind Nil"
+    assert describe_action(Bid(4)) == "bid 4"
+    assert describe_action(Look()) == "look at your cards"
+    assert describe_action(PassCards(CardSet.parse("AS 2D"))) == "pass A♠ 2♦"
+    assert describe_action(Draw(True)) == "keep the card"
+
+
+def test_each_for_himself_sides_are_named_by_seat() -> None:
+    from spades.tui.view import status_line
+
+    game = Game(PRESETS["bicycle"], seed=1)
+    names = {0: "random", 1: "heuristic", 2: "Ann", 3: "heuristic"}
+    line = status_line(game.observation(2), names)
+    assert "You 0" in line and "North 0" in line and "West 0" in line
+    sheet = score_sheet(game.observation(2), names)
+    assert sheet.sides == ("North (random)", "East (heuristic)", "You (Ann)", "West (heuristic)")

@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from spades.actions import Action, Bid, Draw, Look, PassCards, Play
+from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.bots.base import Decision
 from spades.cards import CardSet
 from spades.tui.config import PlayConfig
@@ -28,6 +28,7 @@ from spades.tui.view import (
     TrickShown,
     build_view,
     card_label,
+    describe_action,
     refusal,
     result_text,
     score_sheet,
@@ -98,7 +99,7 @@ class GameScreen(Screen[None]):
         self.hinting = False
         self.message: str | None = None
         self.message_is_error = False
-        self.over_shown = False
+        self.hint_shown: Decision | None = None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -252,7 +253,6 @@ class GameScreen(Screen[None]):
         self.refresh_view()
         if obs.winner is not None:
             self.session.save()
-            self.over_shown = True
             await self.app.push_screen(
                 ResultScreen(
                     result_text(obs, self.names), sheet, self.session.saved_to, self.session.save_error
@@ -465,18 +465,17 @@ class GameScreen(Screen[None]):
         if turn.version != self.session.version:
             return
         action = decision.action
-        what = action.text
-        if isinstance(action, Play):
+        if isinstance(action, Play | PassCard):
             self.cursor = action.card
-            what = f"play {card_label(action.card)}"
         elif isinstance(action, Bid) and not action.blind:
             self.choice = f"bid:{action.tricks}"
-        elif hasattr(action, "card"):
-            what = f"pass {card_label(action.card)}"
-            self.cursor = action.card
+        elif isinstance(action, Draw):
+            self.choice = "keep" if action.keep else "discard"
+        what = describe_action(action)
         self.refresh_view()
         why = f" — {decision.why}" if decision.why else ""
         self.say(f"Hint ({name}): {what}{why}")
+        self.hint_shown = decision
 
     # ------------------------------------------------------------------ mouse
     def on_hand_view_clicked(self, message: HandView.Clicked) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from spades.actions import Action, Bid, Look, Play
+from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.cards import RANK_LETTERS, SUIT_SYMBOLS
 from spades.observation import BidView, Observation
 from spades.rules import Rules
@@ -128,17 +128,18 @@ class TableView:
 
 
 def side_label(rules: Rules, side: int, human: int, names: Mapping[int, str]) -> str:
-    """``Us``/``Them`` for partnerships, the seat's name otherwise."""
+    """``Us``/``Them`` for partnerships; ``You`` or the seat's name when each plays alone."""
     if rules.teams:
         return "Us" if rules.side_of(human) == side else "Them"
-    return names[side]
+    return "You" if side == human else seat_name(side, rules.players)
 
 
-def side_seats_text(rules: Rules, side: int) -> str:
+def side_seats_text(rules: Rules, side: int, names: Mapping[int, str]) -> str:
+    """Who makes up a side: ``N+S`` for a partnership, the player (or bot) otherwise."""
     if rules.teams:
         a, b = seat_name(side, 4), seat_name(side + 2, 4)
         return f"{a[0]}+{b[0]}"
-    return seat_name(side, rules.players)
+    return names.get(side, "")
 
 
 def rules_name(rules: Rules) -> str:
@@ -342,7 +343,9 @@ class ScoreSheet:
 def score_sheet(obs: Observation, names: Mapping[int, str]) -> ScoreSheet:
     """Bids, tricks, points, bags and totals per hand and side, from the observation's scores."""
     r = obs.rules
-    sides = tuple(f"{side_label(r, s, obs.seat, names)} ({side_seats_text(r, s)})" for s in range(r.sides))
+    sides = tuple(
+        f"{side_label(r, s, obs.seat, names)} ({side_seats_text(r, s, names)})" for s in range(r.sides)
+    )
     wide = r.sides <= 2
     columns = ("Bid", "Won", "Pts", "Bags", "Total") if wide else ("Bid/Won", "Pts", "Total")
     rows = tuple(_sheet_row(i, s, r, wide) for i, s in enumerate(obs.scores, 1))
@@ -370,6 +373,23 @@ def _sheet_row(number: int, s: HandScore, r: Rules, wide: bool) -> tuple[str, ..
         else:
             cells += [f"{bid}/{won}", pts, f"{s.totals[side]} ({s.bags[side]})"]
     return tuple(cells)
+
+
+def describe_action(action: Action) -> str:
+    """An action in the player's words, with card symbols: ``play Q♥``, ``bid Blind Nil``."""
+    if isinstance(action, Play):
+        return f"play {card_label(action.card)}"
+    if isinstance(action, Bid):
+        return "bid Blind Nil" if action.blind else f"bid {'Nil' if action.tricks == 0 else action.tricks}"
+    if isinstance(action, Look):
+        return "look at your cards"
+    if isinstance(action, PassCard):
+        return f"pass {card_label(action.card)}"
+    if isinstance(action, PassCards):
+        return "pass " + " ".join(card_label(c) for c in action.cards)
+    if isinstance(action, Draw):
+        return "keep the card" if action.keep else "discard it and take the next"
+    return str(action)
 
 
 def result_text(obs: Observation, names: Mapping[int, str]) -> str:
