@@ -309,7 +309,11 @@ async def test_hint_shows_a_bot_choice_with_its_reason(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
         await pilot.press("h")
-        await until(pilot, lambda: "Hint (" in screen_text(app))
+        for _ in range(600):  # the hint bot thinks in a thread; the expert may take a while
+            if gs(app).hint_shown is not None:
+                break
+            await pilot.pause(0.05)
+        assert "Hint (" in screen_text(app)
         legal = gs(app).view.legal_cards  # type: ignore[union-attr]
         assert gs(app).cursor in legal
         shown = gs(app).hint_shown
