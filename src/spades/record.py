@@ -83,6 +83,9 @@ def loads(text: str) -> Replay:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise InvalidRecord(f"unreadable JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except (ValueError, RecursionError) as e:  # e.g. nesting too deep, a number too long
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise InvalidRecord(f"unreadable JSON: {why}") from None
     return replay(data)
 
 
@@ -141,7 +144,7 @@ def _prefixed(msg: str, number: int) -> str:
     return msg if msg.startswith("hand ") else f"hand {number}: {msg}"
 
 
-def _parse_hand_cards(text: Any, where: str) -> int:
+def _parse_hand_cards(text: Any, where: str, twice: str = "was dealt twice") -> int:
     if isinstance(text, list):
         items = text
     elif isinstance(text, str):
@@ -157,7 +160,7 @@ def _parse_hand_cards(text: Any, where: str) -> int:
         except InvalidCard as e:
             raise InvalidRecord(f"{where}: {e}") from None
         if mask >> c & 1:
-            raise InvalidRecord(f"{where}: card {card_text(c)} was dealt twice")
+            raise InvalidRecord(f"{where}: card {card_text(c)} {twice}")
         mask |= 1 << c
     return mask
 
@@ -196,6 +199,13 @@ def _replay_hand(game: Game, hand: Any, number: int, last: bool) -> None:
         stock = _parse_stock(stock_text, number)
         game.deal(stock=stock)
         _replay_draw(game, masks, number)
+        for s, m in enumerate(masks):
+            if game.hands[s] != m:
+                extra = CardSet(m & ~game.hands[s])
+                raise InvalidRecord(
+                    f"hand {number}: the stock does not produce {seat_name(s, n)}'s deal "
+                    f"({extra} not kept from it)"
+                )
     else:
         game.deal(masks)
     _replay_bids(game, hand.get("bids", []), number, last)
@@ -262,12 +272,19 @@ def _replay_bids(game: Game, bids: Any, number: int, last: bool) -> None:
         raise InvalidRecord(f"hand {number}: bids must list at most {n} bids, one per seat")
     bids = bids + [None] * (n - len(bids))
     parsed = [_parse_bid(b, f"hand {number}, bid: {seat_name(s, n)}") for s, b in enumerate(bids)]
-    for _ in range(n):
+    for k in range(n):
         seat = game.turn
         bid = parsed[seat]
         if bid is None:
             if not last:
                 raise InvalidRecord(f"hand {number}, bid: {seat_name(seat, n)} has no bid")
+            for j in range(k + 1, n):
+                later = (seat + j - k) % n
+                if parsed[later] is not None:
+                    raise InvalidRecord(
+                        f"hand {number}, bid: {seat_name(later, n)} bid {bids[later]!r} "
+                        f"but {seat_name(seat, n)}, who bids before him, has no bid"
+                    )
             return
         if not bid.blind and not game.looked[seat]:
             game.look(seat)
@@ -290,11 +307,13 @@ def _replay_exchange(game: Game, exchange: Any, number: int, last: bool) -> None
         if (
             not isinstance(giver, int)
             or not isinstance(receiver, int)
+            or isinstance(giver, bool)
+            or isinstance(receiver, bool)
             or giver not in range(n)
             or receiver not in range(n)
         ):
             raise InvalidRecord(f"{where}: a pass from {giver!r} to {receiver!r} names no seats")
-        mask = _parse_hand_cards(cards, f"{where}, {seat_name(giver, n)}'s pass")
+        mask = _parse_hand_cards(cards, f"{where}, {seat_name(giver, n)}'s pass", "is passed twice")
         parsed.append((giver, receiver, mask))
     # The record may list the two teams in either order; the engine takes them in bid order.
     team_rank = {giver % 2: i for i, (giver, _) in enumerate(steps)}

@@ -17,13 +17,15 @@ def side_name(game: Game, side: int, players: Sequence[str]) -> str:
 
 
 def score_sheet(game: Game, players: Sequence[str], scores: Sequence[HandScore]) -> list[str]:
+    """The running score sheet: one row per hand, one right-aligned column per side, each
+    column as wide as its widest cell so that neighbouring cells never run together."""
     sides = game.rules.sides
     names = [side_name(game, s, players) for s in range(sides)]
-    width = max(14, *(len(x) for x in names))
-    lines = ["  hand  " + "".join(f"{x:>{width}}" for x in names)]
-    for i, s in enumerate(scores, 1):
-        cells = [f"{s.points[k]:+d} ({s.totals[k]}, bags {s.bags[k]})" for k in range(sides)]
-        lines.append(f"  {i:>4}  " + "".join(f"{c:>{width}}" for c in cells))
+    rows = [[f"{s.points[k]:+d} ({s.totals[k]}, bags {s.bags[k]})" for k in range(sides)] for s in scores]
+    widths = [max(len(names[k]), *(len(r[k]) for r in rows)) for k in range(sides)]
+    lines = ["  hand" + "".join(f"   {x:>{w}}" for x, w in zip(names, widths, strict=True))]
+    for i, cells in enumerate(rows, 1):
+        lines.append(f"  {i:>4}" + "".join(f"   {c:>{w}}" for c, w in zip(cells, widths, strict=True)))
     return lines
 
 
