@@ -1,0 +1,218 @@
+"""The heuristic bot makes the textbook choice in hand-built positions.
+
+Each position is a real ``Game``: a fixed deal, the bids, then the cards played so far; the
+bot is asked through the seat's observation, exactly as in a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spades.actions import Bid, Look, PassCards, Play
+from spades.bots.heuristic import HeuristicBot, evaluate, nil_danger
+from spades.bots.knowledge import Knowledge
+from spades.cards import FULL_DECK, CardSet, card_text, parse_card
+from spades.driver import apply_decision, decide
+from spades.rules import Rules
+from spades.state import Game
+
+NO_BLIND = Rules(blind_nil=False)
+
+
+def deal(partial: dict[int, str]) -> list[int]:
+    """Hands from the cards given per seat; the rest of the deck fills the others' hands,
+    lowest cards first, so only the named cards matter to a test."""
+    hands = [CardSet.parse(partial.get(s, "")).mask for s in range(4)]
+    rest = FULL_DECK
+    for h in hands:
+        assert not rest & ~FULL_DECK
+        assert h & rest == h, "a card is given twice"
+        rest &= ~h
+    spare = [c for c in range(52) if rest >> c & 1]
+    for s in range(4):
+        while hands[s].bit_count() < 13:
+            hands[s] |= 1 << spare.pop(0)
+    assert sum(h.bit_count() for h in hands) == 52
+    return hands
+
+
+def position(
+    hands: dict[int, str],
+    bids: dict[int, int | str],
+    plays: Sequence[str],
+    *,
+    first_dealer: int,
+    rules: Rules = NO_BLIND,
+) -> Game:
+    game = Game(rules, first_dealer=first_dealer, auto_deal=False)
+    game.deal(deal(hands))
+    while game.phase.value == "bid":
+        seat = game.turn
+        value = bids[seat]
+        game.make_bid(Bid(0) if value == "nil" else Bid(int(value)))
+    for text in plays:
+        game.play(parse_card(text))
+    return game
+
+
+def choice(game: Game) -> int:
+    seat = game.to_move
+    assert seat is not None
+    action = decide(game, HeuristicBot(seed=1), seat).action
+    assert isinstance(action, Play)
+    return action.card
+
+
+def test_covers_partner_nil_by_overtaking_his_winner() -> None:
+    # East leads 2H, South (nil) is forced to win with 9H, West plays low; North overtakes.
+    game = position(
+        {0: "AS KS QS KH TH 3H AD KD QD JD AC KC QC", 1: "2H", 2: "9H 2S 3S", 3: "5H"},
+        {1: 3, 2: "nil", 3: 3, 0: 5},
+        ["2H", "9H", "5H"],
+        first_dealer=0,
+    )
+    card = choice(game)
+    assert card in (parse_card("TH"), parse_card("KH")), card_text(card)
+
+
+def test_does_not_overtake_partners_winner() -> None:
+    game = position(
+        {0: "AH 3H 4S 5S 6S 7D 8D 9D TD 7C 8C 9C TC", 1: "2H", 2: "KH", 3: "5H"},
+        {1: 3, 2: 4, 3: 3, 0: 3},
+        ["2H", "KH", "5H"],
+        first_dealer=0,
+    )
+    assert card_text(choice(game)) == "3H"
+
+
+def test_ducks_when_contract_is_made_and_bags_loom() -> None:
+    # North and South bid 1 each; North has taken two tricks. South, with KD 6D behind 9D,
+    # plays under instead of winning a bag.
+    game = position(
+        {0: "AD AC 5D", 1: "2D 2C 9D", 2: "3D 3C KD 6D", 3: "4D 4C"},
+        {0: 1, 1: 3, 2: 1, 3: 3},
+        ["AD", "2D", "3D", "4D", "AC", "2C", "3C", "4C", "5D", "9D"],
+        first_dealer=3,
+    )
+    game.bags = [8, 0]
+    card = choice(game)
+    assert card_text(card)[1] == "D" and card < parse_card("9D"), card_text(card)
+    assert game.hand_of(2).mask >> parse_card("KD") & 1
+
+
+def test_leads_to_partners_void() -> None:
+    # South discarded on the first club: North, needing tricks, leads a club for him to ruff.
+    game = position(
+        {
+            0: "AC 6C 5C 2S 3S 4S 9H 8H 7H 6H 9D 8D 7D",
+            1: "3C",
+            2: "2D KS QS JS TS",
+            3: "4C",
+        },
+        {1: 2, 2: 4, 3: 2, 0: 3},
+        ["3C", "2D", "4C", "AC"],
+        first_dealer=0,
+    )
+    assert game.to_move == 0
+    card = choice(game)
+    assert card_text(card)[1] == "C", card_text(card)
+
+
+def test_lets_an_opponents_nil_take_the_trick() -> None:
+    # East (nil) led 9H and is winning; North ducks with 2H rather than winning with KH.
+    game = position(
+        {0: "KH 2H AS KS QS AD KD QD JD AC KC QC JC", 1: "9H", 2: "4H", 3: "5H"},
+        {1: "nil", 2: 4, 3: 4, 0: 4},
+        ["9H", "4H", "5H"],
+        first_dealer=0,
+    )
+    assert card_text(choice(game)) == "2H"
+
+
+def test_nil_bidder_plays_the_highest_card_that_ducks() -> None:
+    game = position(
+        {0: "KH 8H 3H", 1: "9H", 2: "4H", 3: "5H"},
+        {1: 3, 2: 4, 3: 4, 0: "nil"},
+        ["9H", "4H", "5H"],
+        first_dealer=0,
+    )
+    assert card_text(choice(game)) == "8H"
+
+
+def test_bids_follow_the_hand() -> None:
+    strong = CardSet.parse("AS KS QS JS 5S 4S AH KH AD KD AC 3C 2C").mask
+    weak = CardSet.parse("2S 3H 4H 5H 6D 7D 2D 3D 4C 5C 6C 7C 3S").mask
+    assert evaluate(strong)[0] >= 8
+    assert evaluate(weak)[0] <= 1.5
+    assert nil_danger(weak) < 1.5 < nil_danger(strong)
+
+
+def test_bid_reason_names_the_honours_and_the_cover() -> None:
+    game = Game(NO_BLIND, first_dealer=0, auto_deal=False)
+    game.deal(deal({2: "AS KS 7S 3S AH 4H 3H AC 9C 4C 8D 7D 6D", 0: "2C 3C 5C 6C 7C 8C TC JC QC KC"}))
+    game.make_bid(Bid(3))  # East
+    assert game.turn == 2
+    d = decide(game, HeuristicBot(seed=0), 2)
+    assert isinstance(d.action, Bid) and d.action.tricks >= 3
+    assert "AS KS" in d.why and "aces" in d.why
+
+
+def test_partner_of_nil_says_so_in_the_reason() -> None:
+    game = Game(NO_BLIND, first_dealer=1, auto_deal=False)  # South bids first
+    game.deal(deal({0: "AS KS QS 7S AH KH 4H AD 9D 4D AC 9C 4C", 2: "2S 3H 5C"}))
+    game.make_bid(Bid(0))  # South: nil
+    game.make_bid(Bid(3))  # West
+    d = decide(game, HeuristicBot(seed=0), 0)
+    assert isinstance(d.action, Bid) and d.action.tricks >= 5
+    assert "partner bid nil" in d.why
+
+
+def test_looks_unless_far_behind_then_blind_nil() -> None:
+    game = Game(Rules(), first_dealer=3, seed=1)
+    d = decide(game, HeuristicBot(seed=0), 0)
+    assert isinstance(d.action, Look)
+    game2 = Game(Rules(), first_dealer=3, seed=1)
+    game2.totals = [-50, 300]
+    obs = game2.observation(0)
+    d2 = HeuristicBot(seed=0).decide(obs, game2.legal_actions(0))
+    assert isinstance(d2.action, Bid) and d2.action.blind
+    assert "blind nil" in d2.why
+
+
+def test_exchange_partner_passes_low_and_blind_nil_bidder_passes_back_high() -> None:
+    game = Game(Rules(), first_dealer=3, seed=5)
+    game.totals = [-100, 300]  # North's side far behind: North bids Blind Nil
+    bots = [HeuristicBot(seed=s) for s in range(4)]
+    while game.phase.value == "bid":
+        seat = game.turn
+        d = decide(game, bots[seat], seat)
+        apply_decision(game, seat, d.action)
+    assert game.blind[0]
+    giver = game.turn
+    assert giver == 2
+    hand = game.hand_of(2)
+    d = decide(game, bots[2], 2)
+    assert isinstance(d.action, PassCards)
+    passed = d.action.cards
+    assert sorted(c % 13 for c in passed) == sorted(c % 13 for c in hand)[:3]
+    apply_decision(game, 2, d.action)
+    back = decide(game, bots[0], 0).action
+    assert isinstance(back, PassCards)
+    north = game.hand_of(0)
+    top = sorted(north, key=lambda c: (c < 13, c % 13), reverse=True)[:1]
+    assert top[0] in back.cards  # the most dangerous card goes back
+
+
+def test_knowledge_marks_voids_and_masters() -> None:
+    game = position(
+        {0: "AC 6C 5C KH", 1: "3C", 2: "2D", 3: "4C"},
+        {1: 2, 2: 4, 3: 2, 0: 3},
+        ["3C", "2D", "4C", "AC"],
+        first_dealer=0,
+    )
+    k = Knowledge.of(game.observation(0))
+    assert k.voids[2] == 1 << 3  # South showed out of clubs
+    assert k.voids[1] == 0 and k.voids[3] == 0
+    assert not k.is_master(parse_card("KH"))
+    assert k.tricks_left == 12
+    assert k.need(0) == 7 - 1
