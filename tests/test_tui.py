@@ -349,6 +349,18 @@ async def test_quitting_saves_a_loadable_record(tmp_path: Path, key: str) -> Non
     assert rep.players[app.session.human] == "You"
 
 
+async def test_any_seat_sits_at_the_bottom(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, seat="east", seed=14))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        view = gs(app).view
+        assert view is not None and app.session.human == 1
+        assert [view.seat_at(p).seat for p in ("bottom", "left", "top", "right")] == [1, 2, 3, 0]  # type: ignore[union-attr]
+        assert "East (you)" in screen_text(app)
+        await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
+        assert_nothing_hidden_shown(app)
+
+
 async def test_bots_think_in_threads_when_there_is_a_delay(tmp_path: Path) -> None:
     app = SpadesApp(config(tmp_path, seed=13, delay_ms=1))
     async with app.run_test(size=SIZE) as pilot:

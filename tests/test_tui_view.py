@@ -228,4 +228,4 @@ def test_each_for_himself_sides_are_named_by_seat() -> None:
     line = status_line(game.observation(2), names)
     assert "You 0" in line and "North 0" in line and "West 0" in line
     sheet = score_sheet(game.observation(2), names)
-    assert sheet.sides == ("North (random)", "East (heuristic)", "You (Ann)", "West (heuristic)")
+    assert sheet.sides == ("North (random)", "East (heuristic)", "You (South)", "West (heuristic)")

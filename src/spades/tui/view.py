@@ -134,12 +134,12 @@ def side_label(rules: Rules, side: int, human: int, names: Mapping[int, str]) ->
     return "You" if side == human else seat_name(side, rules.players)
 
 
-def side_seats_text(rules: Rules, side: int, names: Mapping[int, str]) -> str:
-    """Who makes up a side: ``N+S`` for a partnership, the player (or bot) otherwise."""
+def side_seats_text(rules: Rules, side: int, human: int, names: Mapping[int, str]) -> str:
+    """Who makes up a side: ``N+S`` for a partnership; the seat, or the bot, otherwise."""
     if rules.teams:
         a, b = seat_name(side, 4), seat_name(side + 2, 4)
         return f"{a[0]}+{b[0]}"
-    return names.get(side, "")
+    return seat_name(side, rules.players) if side == human else names.get(side, "")
 
 
 def rules_name(rules: Rules) -> str:
@@ -344,7 +344,8 @@ def score_sheet(obs: Observation, names: Mapping[int, str]) -> ScoreSheet:
     """Bids, tricks, points, bags and totals per hand and side, from the observation's scores."""
     r = obs.rules
     sides = tuple(
-        f"{side_label(r, s, obs.seat, names)} ({side_seats_text(r, s, names)})" for s in range(r.sides)
+        f"{side_label(r, s, obs.seat, names)} ({side_seats_text(r, s, obs.seat, names)})"
+        for s in range(r.sides)
     )
     wide = r.sides <= 2
     columns = ("Bid", "Won", "Pts", "Bags", "Total") if wide else ("Bid/Won", "Pts", "Total")
