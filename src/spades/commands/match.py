@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from spades.errors import SpadesError
+from spades.protocol.options import bot_options
 from spades.rules import Rules
 
 
@@ -90,6 +91,7 @@ def report_text(rep: dict[str, Any]) -> str:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one line of JSON.")
 @click.option("--progress/--no-progress", default=None, help="Show a progress bar (default: on a terminal).")
+@bot_options
 def command(
     a: str,
     b: str,
