@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from spades.protocol.options import bot_options
 from spades.tui.config import make_config
 
 
@@ -32,6 +33,7 @@ from spades.tui.config import make_config
     help="Where to save the game record (default: in your user data folder).",
 )
 @click.option("--name", default="You", show_default=True, help="Your name in the record.")
+@bot_options
 def command(
     rules: str | None,
     target: int | None,
