@@ -57,7 +57,9 @@ class ExpertBot(Bot):
     ``time_ms`` a cap per decision (0: none; reaching it ends sampling early, which is the
     only thing that can make a seeded bot vary), ``dd_tricks`` the tricks left at which
     rollouts give way to exact search, ``overdraw`` deals drawn per deal kept (for bid
-    weighting), ``nil_margin`` points a Nil must beat the best number bid by."""
+    weighting), ``nil_margin`` points a Nil must beat the best number bid by, ``nil_floor``
+    the share of sampled deals a Nil must come through clean in (rollouts flatter a Nil:
+    measured, Nils the rollouts gave 70-80% made about two in three)."""
 
     name = "expert"
 
@@ -65,12 +67,13 @@ class ExpertBot(Bot):
         self,
         seed: int | None = None,
         *,
-        samples: int = 40,
-        bid_samples: int = 64,
+        samples: int = 64,
+        bid_samples: int = 128,
         time_ms: int = 2500,
-        dd_tricks: int = 2,
+        dd_tricks: int = 4,
         overdraw: int = 3,
         nil_margin: float = 15.0,
+        nil_floor: float = 0.8,
     ) -> None:
         for name, value, low in (
             ("samples", samples, 1),
@@ -88,6 +91,7 @@ class ExpertBot(Bot):
         self.dd_tricks = dd_tricks
         self.overdraw = overdraw
         self.nil_margin = float(nil_margin)
+        self.nil_floor = float(nil_floor)
         self._free_rng = random.Random(seed)
 
     # ------------------------------------------------------------------ entry point
@@ -290,7 +294,10 @@ class ExpertBot(Bot):
                 nil_clean += won_b[me] == 0
         m = len(deals)
         best_i = max(range(len(numbers)), key=lambda i: (number_values[i], -numbers[i])) if numbers else -1
-        if nil_ok and (best_i < 0 or nil_value / m - self.nil_margin > number_values[best_i] / m):
+        nil_good = nil_ok and nil_clean >= self.nil_floor * m
+        if nil_ok and (
+            best_i < 0 or (nil_good and nil_value / m - self.nil_margin > number_values[best_i] / m)
+        ):
             return Decision(
                 Bid(0),
                 f"bid nil: no trick taken in {nil_clean / m:.0%} of {m} deals; worth "
