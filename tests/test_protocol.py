@@ -302,3 +302,18 @@ def test_a_program_bot_pickles_as_its_settings() -> None:
     bot.close()
     assert (copy.command, copy.timeout, copy.fallback.name, copy.restarts) == (bot.command, 3.0, "random", 1)
     assert copy._pipe is None and copy.faults == 0
+
+
+def test_the_example_bot_plays_a_match_and_faults_reach_the_report(tmp_path: Path) -> None:
+    from spades.match import run_match
+    from spades.rules import Rules
+
+    rep = run_match(f"cmd:{PY} {EXAMPLE} 7", "heuristic", Rules(target=200), games=2, jobs=1, out=tmp_path)
+    assert rep["games"] == 2
+    assert rep["sides"]["a"]["faults"] == 0
+    assert rep["sides"]["a"]["decisions"] > 50
+    assert len(list(tmp_path.glob("*.json"))) == 2
+    script = write(tmp_path, "illegal.py", FAULTY["illegal"])
+    rep = run_match(f"cmd:{PY} {script}", "random", hands=1, jobs=1)
+    assert rep["sides"]["a"]["faults"] == rep["sides"]["a"]["decisions"] > 0  # every answer was illegal
+    assert rep["sides"]["b"]["faults"] == 0
