@@ -41,9 +41,12 @@ def default_players(n: int) -> list[str]:
 def to_record(game: Game, players: Sequence[str] | None = None, **extra: Any) -> dict[str, Any]:
     """The record of everything played so far in ``game`` (the last hand may be partial)."""
     hands = []
-    for log in game.logs:
+    for i, log in enumerate(game.logs):
+        dealt = log.dealt
+        if i == len(game.logs) - 1 and game.phase is Phase.DRAW:
+            dealt = game.hands  # the two-player draw is under way: the cards kept so far
         hand: dict[str, Any] = {
-            "deal": [str(CardSet(m)) for m in log.dealt],
+            "deal": [str(CardSet(m)) for m in dealt],
             "bids": [bid_value(b) for b in log.bids],
         }
         if log.stock is not None:
@@ -185,20 +188,27 @@ def _replay_hand(game: Game, hand: Any, number: int, last: bool) -> None:
     if not isinstance(deal, list) or len(deal) != n:
         raise InvalidRecord(f"hand {number}: deal must list {n} hands")
     masks = [_parse_hand_cards(d, f"hand {number}, {seat_name(s, n)}'s deal") for s, d in enumerate(deal)]
+    stock_text = hand.get("stock")
+    # A two-player record's last hand may stop during the draw: its deal is the cards kept so far.
+    drawing = n == 2 and stock_text is not None and last and sum(m.bit_count() for m in masks) < 26
     seen = 0
     for s, m in enumerate(masks):
-        if m.bit_count() != 13:
+        if m.bit_count() != 13 and not (drawing and m.bit_count() < 13):
             raise InvalidRecord(f"hand {number}: {seat_name(s, n)} was dealt {m.bit_count()} cards, not 13")
         if seen & m:
             raise InvalidRecord(
                 f"hand {number}: card {card_text((seen & m).bit_length() - 1)} was dealt twice"
             )
         seen |= m
-    stock_text = hand.get("stock")
     if n == 2 and stock_text is not None:
         stock = _parse_stock(stock_text, number)
         game.deal(stock=stock)
-        _replay_draw(game, masks, number)
+        _replay_draw(game, masks, number, drawing)
+        if game.phase is Phase.DRAW:
+            bids = hand.get("bids")
+            if (isinstance(bids, list) and any(b is not None for b in bids)) or hand.get("play"):
+                raise InvalidRecord(f"hand {number}: bids or cards are played before the draw ended")
+            return
         for s, m in enumerate(masks):
             if game.hands[s] != m:
                 extra = CardSet(m & ~game.hands[s])
@@ -249,9 +259,12 @@ def _parse_stock(text: Any, number: int) -> list[int]:
     return stock
 
 
-def _replay_draw(game: Game, masks: list[int], number: int) -> None:
-    """Recover each draw choice from the stock and the kept hands."""
+def _replay_draw(game: Game, masks: list[int], number: int, partial: bool = False) -> None:
+    """Recover each draw choice from the stock and the kept hands (``partial``: the record
+    stops during the draw, once every kept card is accounted for)."""
     while game.phase is Phase.DRAW:
+        if partial and game.hands == masks:
+            return
         seat = game.turn
         top = game.stock[game.stock_pos]
         nxt = game.stock[game.stock_pos + 1]

@@ -1,0 +1,192 @@
+"""Scoring: every worked example of rules.md and the seeds, and an independent recomputation."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spades.rules import PRESETS, Rules
+from spades.scoring import SeatBid, game_winner, score_hand
+
+STD = PRESETS["standard"]
+NIL, BLIND = SeatBid(0), SeatBid(0, True)
+
+
+def team_hand(rules: Rules, ns: tuple[SeatBid, SeatBid], ns_tricks: tuple[int, int], bags: int = 0):
+    """Score a hand where North/South bid ``ns`` and take ``ns_tricks``; East/West bid 1 each
+    and take the rest between them (East takes it all)."""
+    rest = 13 - sum(ns_tricks)
+    bids = [ns[0], SeatBid(1), ns[1], SeatBid(1)]
+    tricks = [ns_tricks[0], rest, ns_tricks[1], 0]
+    return score_hand(rules, 0, bids, tricks, [0, 0], [bags, 0])
+
+
+def test_bid_five_take_seven_is_52_and_two_bags() -> None:
+    s = team_hand(STD, (SeatBid(2), SeatBid(3)), (4, 3))
+    assert (s.points[0], s.bags[0], s.contracts[0]) == (52, 2, 5)
+
+
+def test_bid_four_plus_three_take_five_is_minus_70() -> None:
+    s = team_hand(STD, (SeatBid(4), SeatBid(3)), (3, 2))
+    assert (s.points[0], s.bags[0]) == (-70, 0)
+
+
+def test_bid_seven_take_seven_is_70_and_five_take_eight_is_53() -> None:
+    assert team_hand(STD, (SeatBid(4), SeatBid(3)), (4, 3)).points[0] == 70
+    assert team_hand(STD, (SeatBid(4), SeatBid(1)), (4, 4)).points[0] == 53
+
+
+def test_eleven_bags_cost_100_and_one_carries() -> None:
+    totals, bags = [0, 0], [0, 0]
+    points = []
+    for bid, took in ((4, 7), (3, 6), (4, 9)):
+        bids = [SeatBid(bid), SeatBid(1), SeatBid(0), SeatBid(1)]  # South bids Nil and takes none
+        tricks = [took, 13 - took, 0, 0]
+        s = score_hand(STD, 0, bids, tricks, totals, bags)
+        totals, bags = list(s.totals), list(s.bags)
+        points.append(s.points[0] - 100)  # without South's Nil bonus
+    assert points == [43, 33, 45 - 100]
+    assert bags[0] == 1
+
+
+def test_bags_reset_takes_the_count_to_zero_and_off_keeps_counting() -> None:
+    hoyle = PRESETS["hoyle"]
+    s = team_hand(hoyle, (SeatBid(1), SeatBid(1)), (7, 6), bags=8)  # 11 new bags: 19
+    assert (s.points[0], s.bags[0], s.penalties[0]) == (20 + 11 - 100, 0, 1)
+    carry = team_hand(STD, (SeatBid(1), SeatBid(1)), (7, 6), bags=8)
+    assert (carry.points[0], carry.bags[0], carry.penalties[0]) == (20 + 11 - 100, 9, 1)
+    off = team_hand(STD.replace(bags="off"), (SeatBid(1), SeatBid(1)), (7, 6), bags=8)
+    assert (off.points[0], off.bags[0], off.penalties[0]) == (31, 19, 0)
+
+
+def test_carry_can_cost_two_penalties_in_one_hand() -> None:
+    s = team_hand(STD.replace(bag_limit=5), (SeatBid(1), SeatBid(1)), (7, 6), bags=0)  # 11 bags
+    assert (s.points[0], s.bags[0], s.penalties[0]) == (31 - 200, 1, 2)
+
+
+def test_nil_combinations() -> None:
+    for (a, b), expected in [((0, 0), 200), ((1, 1), -200 + 2), ((0, 2), 0 + 2)]:
+        s = team_hand(STD, (NIL, NIL), (a, b))
+        assert s.points[0] == expected, (a, b)
+        assert s.bags[0] == a + b
+
+
+def test_blind_nil_combinations() -> None:
+    for (a, b), expected in [((0, 0), 400), ((1, 2), -400 + 3), ((3, 0), 0 + 3)]:
+        s = team_hand(STD, (BLIND, BLIND), (a, b))
+        assert s.points[0] == expected, (a, b)
+
+
+def test_failed_nil_tricks_are_bags_and_never_count_for_the_partner() -> None:
+    # North bids 4 and takes 3; South's Nil takes 2: contract set (-40), Nil -100, 2 bags.
+    s = team_hand(STD, (SeatBid(4), NIL), (3, 2))
+    assert (s.points[0], s.bags[0], s.contracts[0]) == (-40 - 100 + 2, 2, 4)
+    # The partner made it on his own: +40 and 1 bag, the failed Nil -100 and 2 bags.
+    s = team_hand(STD, (SeatBid(4), NIL), (5, 2))
+    assert (s.points[0], s.bags[0]) == (41 - 100 + 2, 3)
+
+
+def test_set_penalty_zero() -> None:
+    zero = STD.replace(set_penalty="zero")
+    assert team_hand(zero, (SeatBid(4), SeatBid(3)), (3, 2)).points[0] == 0
+    bicycle = PRESETS["bicycle"]
+    s = score_hand(
+        bicycle, 0, [SeatBid(4), SeatBid(5), SeatBid(1), SeatBid(2)], [3, 8, 1, 1], [0] * 4, [0] * 4
+    )
+    assert s.points == (0, 53, 10, 0)  # each player on his own: bid 4 took 3 scores 0
+    assert s.bags == (0, 3, 0, 0)
+
+
+def test_record_example_73_and_minus_97() -> None:
+    bids = [SeatBid(3), NIL, SeatBid(4), BLIND]
+    s = score_hand(STD, 3, bids, [4, 0, 6, 3], [0, 0], [0, 0])
+    assert s.contracts == (7, 0)
+    assert s.points == (73, -97)
+    assert s.bags == (3, 3)
+    assert s.totals == (73, -97)
+
+
+def test_game_end_tie_means_another_hand_and_lose_at() -> None:
+    assert game_winner(STD, [499, 100]) is None
+    assert game_winner(STD, [500, 100]) == 0
+    assert game_winner(STD, [520, 530]) == 1
+    assert game_winner(STD, [520, 520]) is None
+    assert game_winner(PRESETS["bicycle"], [510, 510, 100, 505]) is None
+    assert game_winner(PRESETS["bicycle"], [510, 509, 100, 505]) == 0
+    lose = STD.replace(lose_at=-200)
+    assert game_winner(lose, [-200, 50]) == 1
+    assert game_winner(lose, [-199, 50]) is None
+    assert game_winner(STD.replace(target=200), [200, 0]) == 0
+
+
+# ---------------------------------------------------------------------- an independent model
+def reference_score(
+    rules: Rules, bids: list[SeatBid], tricks: list[int], bags_before: list[int]
+) -> tuple[list[int], list[int]]:
+    """rules.md's scoring written from the text, seat by seat, for comparison."""
+    sides = [[0, 2], [1, 3]] if rules.teams else [[s] for s in range(rules.players)]
+    points, bags = [], []
+    for side, seats in enumerate(sides):
+        number = [s for s in seats if bids[s].tricks > 0]
+        contract = sum(bids[s].tricks for s in number)
+        made = sum(tricks[s] for s in number)
+        p, new_bags = 0, 0
+        if contract:
+            if made >= contract:
+                p, new_bags = 10 * contract + made - contract, made - contract
+            elif rules.set_penalty == "minus":
+                p = -10 * contract
+        for s in seats:
+            if bids[s].tricks == 0:
+                bonus = rules.blind_nil_bonus if bids[s].blind else rules.nil_bonus
+                p += bonus if tricks[s] == 0 else tricks[s] - bonus
+                new_bags += tricks[s]
+        count = bags_before[side] + new_bags
+        if rules.bags == "carry":
+            while count >= rules.bag_limit:
+                p, count = p - rules.bag_penalty, count - rules.bag_limit
+        elif rules.bags == "reset" and count >= rules.bag_limit:
+            p, count = p - rules.bag_penalty, 0
+        points.append(p)
+        bags.append(count)
+    return points, bags
+
+
+seat_bids = st.one_of(st.builds(SeatBid, st.integers(0, 13)), st.just(BLIND))
+
+
+@st.composite
+def deals_of_tricks(draw: st.DrawFn, players: int) -> list[int]:
+    cuts = sorted(draw(st.lists(st.integers(0, 13), min_size=players - 1, max_size=players - 1)))
+    edges = [0, *cuts, 13]
+    return [edges[i + 1] - edges[i] for i in range(players)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    preset=st.sampled_from(["standard", "hoyle", "bicycle"]),
+    bids=st.lists(seat_bids, min_size=4, max_size=4),
+    tricks=deals_of_tricks(4),
+    bags=st.lists(st.integers(0, 30), min_size=4, max_size=4),
+    mode=st.sampled_from(["carry", "reset", "off"]),
+    limit=st.integers(1, 15),
+    penalty=st.integers(0, 300),
+    set_penalty=st.sampled_from(["minus", "zero"]),
+)
+def test_score_hand_matches_the_reference(
+    preset: str,
+    bids: list[SeatBid],
+    tricks: list[int],
+    bags: list[int],
+    mode: str,
+    limit: int,
+    penalty: int,
+    set_penalty: str,
+) -> None:
+    rules = PRESETS[preset].replace(bags=mode, bag_limit=limit, bag_penalty=penalty, set_penalty=set_penalty)
+    sides = rules.sides
+    s = score_hand(rules, 0, bids, tricks, [0] * sides, bags[:sides])
+    points, new_bags = reference_score(rules, bids, tricks, bags[:sides])
+    assert list(s.points) == points
+    assert list(s.bags) == new_bags
+    assert list(s.totals) == points
