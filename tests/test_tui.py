@@ -150,7 +150,7 @@ async def test_look_then_bid_with_the_cards_face_down_until_then(tmp_path: Path)
         assert not any(label in text for label in own), "cards shown before looking"
         assert "Look" in text
         assert_nothing_hidden_shown(app)
-        await pilot.press("l")
+        await pilot.press("L")  # upper case works too
         await settle(pilot, app)
         text = screen_text(app)
         assert all(label in text for label in own)

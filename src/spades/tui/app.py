@@ -54,6 +54,8 @@ def _input_bindings() -> list[BindingType]:
     ]
     for ch in _TYPED:
         out.append(Binding(ch, f"input('{ch}')", shown.get(ch, ""), show=ch in shown))
+        if ch.isalpha():  # Shift or Caps Lock: the same key
+            out.append(Binding(ch.upper(), f"input('{ch}')", show=False))
     return out
 
 

@@ -30,7 +30,7 @@ ModalScreen { align: center middle; background: $background 60%; }
 
 def sheet_table(sheet: ScoreSheet, max_rows: int = 100) -> Table:
     """The score sheet as a table: one row per hand (the last ``max_rows``), columns per side."""
-    table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
+    table = Table(box=None, padding=(0, 0, 0, 1), pad_edge=False, show_edge=False, header_style="bold")
     table.add_column("Hand", justify="right", style="dim")
     per = len(sheet.columns)
     for side in sheet.sides:
@@ -43,10 +43,10 @@ def sheet_table(sheet: ScoreSheet, max_rows: int = 100) -> Table:
                 no_wrap=True,
             )
     rows = sheet.rows
+    notes = []
     if len(rows) > max_rows:
-        skipped = len(rows) - max_rows + 1
-        table.add_row("…", f"{skipped} earlier hands", *([""] * (per * len(sheet.sides) - 1)))
-        rows = rows[-(max_rows - 1) :]
+        notes.append(f"the first {len(rows) - max_rows} hands are not shown")
+        rows = rows[-max_rows:]
     for row in rows:
         table.add_row(*row)
     table.add_row("", *([""] * (per * len(sheet.sides))))
@@ -59,7 +59,9 @@ def sheet_table(sheet: ScoreSheet, max_rows: int = 100) -> Table:
         totals += cells
     table.add_row("Now", *totals, style="bold")
     if any(cell.endswith("!") for row in sheet.rows for cell in row):
-        table.caption = "! a bag penalty was paid that hand"
+        notes.append("! = bag penalty")
+    if notes:
+        table.caption = "; ".join(notes)
     return table
 
 

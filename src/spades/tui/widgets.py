@@ -291,6 +291,14 @@ class TrickArea(Widget):
             else:
                 canvas.put(cx, cy + 1, Text("░░░░", style=Style(color=BACK_INK, bgcolor=BACK)))
             caption = "Draw: keep the shown card, or take the next one"
+            if v.discarded:
+                seen = Text("You threw away: ", style=felt)
+                for card in v.discarded:
+                    seen += Text(
+                        card_label(card), style=felt + Style(color="#ffcdd2" if is_red(card) else "#ffffff")
+                    )
+                    seen += Text(" ", style=felt)
+                canvas.put(max(0, (w - len(seen)) // 2), h - 2, seen)
         elif self.trick is not None:
             seat_pos = {s.seat: s.position for s in v.seats}
             for i, (seat, card) in enumerate(self.trick.plays):
