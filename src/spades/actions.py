@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from spades.cards import CardSet, card_text, parse_card
-from spades.errors import SpadesError
+from spades.errors import IllegalAction, SpadesError
 
 PLAY_BASE: Final = 0
 PASS_BASE: Final = 52
@@ -118,9 +118,9 @@ Action = Play | Bid | Look | PassCards | PassCard | Draw
 
 
 def decode(code: int) -> Play | Bid | Look | PassCard | Draw:
-    """The action of a dense code; raise ``SpadesError`` for a code outside the space."""
-    if not isinstance(code, int) or not 0 <= code < NUM_ACTIONS:
-        raise SpadesError(f"action code {code!r} is outside 0..{NUM_ACTIONS - 1}")
+    """The action of a dense code; raise ``IllegalAction`` for a code outside the space."""
+    if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < NUM_ACTIONS:
+        raise IllegalAction(f"action code {code!r} is outside 0..{NUM_ACTIONS - 1}")
     if code < PASS_BASE:
         return Play(code)
     if code < BID_BASE:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from spades.cards import CardSet, card_text, parse_card
+from spades.errors import SpadesError
 from spades.rules import Rules
 from spades.scoring import HandScore, SeatBid
 from spades.state import NO_BID, Phase, Trick
@@ -156,8 +157,8 @@ class Observation:
 
 
 def observe(game: Game, seat: int) -> Observation:
-    if not 0 <= seat < game.n:
-        raise ValueError(f"seat {seat} is not at the table")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.n:
+        raise SpadesError(f"seat {seat!r} is not at the table")
     looked = game.looked[seat]
     given = received = None
     for ex in game.exchanges:

@@ -378,6 +378,8 @@ class Game:
         """
         if seat is None:
             seat = self.turn
+        elif not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction(f"seat {seat!r} is not at the table")
         acts: list[Action] = []
         if self.phase is _BID:
             if not self.looked[seat] and self.bid[seat] == NO_BID:
@@ -500,6 +502,9 @@ class Game:
         return True
 
     # ------------------------------------------------------------------ helpers for messages
+    def _is_seat(self, seat: object) -> bool:
+        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.n
+
     def _name(self, seat: int) -> str:
         return seat_name(seat, self.n)
 
@@ -551,14 +556,14 @@ class Game:
             if bid.blind is not True or bid.tricks != 0:
                 raise IllegalAction(f"{where}: {who} bid blind_nil with tricks {bid.tricks}")
             if not r.blind_nil:
-                raise IllegalAction(f"{where}: {who} bid blind_nil but Blind Nil is not allowed")
-            if self.looked[seat]:
-                raise IllegalAction(f"{where}: {who} bid blind_nil after looking at his cards")
+                raise IllegalAction(f"{where}: {who} bid blind_nil but Blind Nil is not allowed (blind_nil)")
             if not self._blind_nil_possible(seat):
                 raise IllegalAction(
                     f"{where}: {who} bid blind_nil but his side is not "
                     f"{r.blind_nil_behind} points behind (blind_nil_behind)"
                 )
+            if self.looked[seat]:
+                raise IllegalAction(f"{where}: {who} bid blind_nil after looking at his cards")
             return
         if not isinstance(bid.tricks, int) or isinstance(bid.tricks, bool) or not 0 <= bid.tricks <= 13:
             raise IllegalAction(f"{where}: {who} bid {bid.tricks!r}, outside 0..13")
@@ -618,7 +623,7 @@ class Game:
             return bid
         if isinstance(bid, int) and not isinstance(bid, bool):
             return Bid(bid)
-        who = self._name(self.turn if seat is None or not 0 <= seat < self.n else seat)
+        who = self._name(seat if self._is_seat(seat) else self.turn)  # type: ignore[arg-type]
         raise IllegalAction(f"{self._where()}: {who} bid {bid!r}, which is not a bid")
 
     def _end_bidding(self) -> None:
@@ -967,6 +972,8 @@ class Game:
     def hand_of(self, seat: int) -> CardSet:
         """A seat's current cards. For tools that own the whole table (records, tests);
         players, bots and servers must use ``observation``."""
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction(f"seat {seat!r} is not at the table")
         return CardSet(self.hands[seat])
 
     def observation(self, seat: int) -> Observation:
