@@ -1,0 +1,141 @@
+"""The double-dummy solver's public face: positions in, North/South tricks and card values out.
+
+All four hands are known. ``solve`` returns the tricks North/South take from here with best
+play by everyone, and, for every legal card of the seat to move, that figure if the card is
+played. The work is done by ``_dd_kernel`` (numba); the transposition table lives in a
+``Solver`` and is reused across calls, since its keys are exact positions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from spades.search._dd_kernel import NF, _solve
+
+DEFAULT_TABLE_BITS = 20
+"""2**20 table entries (about 36 MB): a 13-card deal needs far fewer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """North/South's tricks still to come with best play, and per legal card of the seat to
+    move the same figure if that card is played."""
+
+    ns_tricks: int
+    card_values: dict[int, int] = field(default_factory=dict)
+    nodes: int = 0
+    ms: float = 0.0
+
+
+def _check(hands: Sequence[int], leader: int, trick: Sequence[int]) -> None:
+    if len(hands) != 4:
+        raise ValueError(f"a position needs 4 hands, not {len(hands)}")
+    if not 0 <= leader < 4:
+        raise ValueError(f"leader {leader} is not a seat 0..3")
+    if len(trick) > 3:
+        raise ValueError(f"a trick in progress holds at most 3 cards, not {len(trick)}")
+    seen = 0
+    for c in trick:
+        if not 0 <= c < 52 or seen >> c & 1:
+            raise ValueError(f"bad or repeated card {c} in the trick")
+        seen |= 1 << c
+    for seat, h in enumerate(hands):
+        if not 0 <= h < 1 << 52:
+            raise ValueError(f"hand {seat} is not a 52-bit mask")
+        if h & seen:
+            raise ValueError("a card is both in a hand and on the table")
+        seen |= h
+    sizes = [h.bit_count() + (1 if (seat - leader) % 4 < len(trick) else 0) for seat, h in enumerate(hands)]
+    if len(set(sizes)) != 1:
+        raise ValueError(f"hands must hold equal numbers of cards (counting the trick), not {sizes}")
+    if sum(h.bit_count() for h in hands) != sum(hands[i] for i in range(4)).bit_count():
+        raise ValueError("a card is in two hands")
+
+
+class Solver:
+    """A double-dummy solver with its own transposition table (not thread-safe: one per thread)."""
+
+    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
+        size = 1 << table_bits
+        self._ttk = np.full((size, 4), -1, dtype=np.int64)
+        self._ttlb = np.zeros(size, dtype=np.int8)
+        self._ttub = np.zeros(size, dtype=np.int8)
+        self._ttmv = np.full(size, -1, dtype=np.int8)
+        self._fr = np.zeros((54, NF), dtype=np.int64)
+        self._ftc = np.zeros((54, 4), dtype=np.int64)
+        self._mvs = np.zeros((54, 16), dtype=np.int64)
+        self._scs = np.zeros((54, 16), dtype=np.int64)
+        self._key = np.zeros(4, dtype=np.int64)
+        self._stats = np.zeros(4, dtype=np.int64)
+
+    def solve(
+        self,
+        hands: Sequence[int],
+        leader: int,
+        trick: Sequence[int] = (),
+        spades_broken: bool = True,
+        *,
+        values: bool = True,
+    ) -> Solution:
+        """Solve the position where ``leader`` led ``trick`` (the seat to move is
+        ``(leader + len(trick)) % 4``); ``values=False`` skips the per-card figures."""
+        _check(hands, leader, trick)
+        h = np.array([int(x) for x in hands], dtype=np.int64)
+        tc = np.full(4, -1, dtype=np.int64)
+        tc[: len(trick)] = list(trick)
+        vals = np.full(52, -1, dtype=np.int64)
+        self._stats[0] = 0
+        t0 = time.perf_counter()
+        v = _solve(
+            h,
+            tc,
+            len(trick),
+            leader,
+            bool(spades_broken),
+            values,
+            vals,
+            self._ttk,
+            self._ttlb,
+            self._ttub,
+            self._ttmv,
+            self._fr,
+            self._ftc,
+            self._mvs,
+            self._scs,
+            self._key,
+            self._stats,
+        )
+        ms = (time.perf_counter() - t0) * 1000
+        cv = {c: int(vals[c]) for c in range(52) if vals[c] >= 0} if values else {}
+        return Solution(int(v), cv, int(self._stats[0]), ms)
+
+    def clear(self) -> None:
+        """Forget every stored position (only to measure a cold start; entries never go stale)."""
+        self._ttk.fill(-1)
+
+
+_default: Solver | None = None
+
+
+def default_solver() -> Solver:
+    """The process-wide solver, made on first use."""
+    global _default
+    if _default is None:
+        _default = Solver()
+    return _default
+
+
+def solve(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int] = (),
+    spades_broken: bool = True,
+    *,
+    values: bool = True,
+) -> Solution:
+    """``Solver.solve`` on the process-wide solver."""
+    return default_solver().solve(hands, leader, trick, spades_broken, values=values)

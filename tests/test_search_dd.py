@@ -1,0 +1,51 @@
+"""The double-dummy solver against the plain-Python reference and against DDS (the oracle)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spades.cards import CardSet, parse_card
+from spades.search import reference_solve, solve
+from spades.search.dd import Solver
+from test_search_common import engine_position
+
+ORACLE = Path("/work/shared/data/dd_oracle.jsonl")
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**31), left=st.integers(1, 14))
+def test_solver_matches_reference_on_engine_positions(seed: int, left: int) -> None:
+    """Mid-trick positions and unbroken spades included: value and every legal card's value."""
+    game = engine_position(seed, min_left=left, max_left=left)
+    sol = solve(game.hands, game.trick_leader, game.trick, game.spades_broken)
+    value, values = reference_solve(game.hands, game.trick_leader, game.trick, game.spades_broken)
+    assert sol.ns_tricks == value
+    assert sol.card_values == values
+    assert set(sol.card_values) == set(CardSet(game.legal_play_mask()))
+
+
+def _oracle_lines(max_cards: int) -> list[dict[str, object]]:
+    if not ORACLE.exists():
+        pytest.skip("oracle data not present")
+    out = []
+    for line in ORACLE.read_text().splitlines():
+        d = json.loads(line)
+        if len(d["hands"][0].split()) <= max_cards:
+            out.append(d)
+    return out
+
+
+def test_solver_agrees_with_dds_oracle() -> None:
+    solver = Solver(table_bits=18)
+    lines = _oracle_lines(8)
+    assert len(lines) > 800
+    for i, d in enumerate(lines):
+        hands = [CardSet.parse(h).mask for h in d["hands"]]  # type: ignore[union-attr]
+        sol = solver.solve(hands, d["leader"], (), bool(d["spades_broken"]))  # type: ignore[arg-type]
+        expected = {parse_card(k): v for k, v in d["card_values"].items()}  # type: ignore[union-attr]
+        assert (sol.ns_tricks, sol.card_values) == (d["ns_tricks"], expected), f"oracle line {i}"
