@@ -29,9 +29,9 @@ from spades.server.replayview import replay_view
 from spades.server.schema import (
     MAX_MESSAGE_BYTES,
     BidMsg,
-    DrawMsg,
     Claim,
     CreateTable,
+    DrawMsg,
     Hello,
     HintMsg,
     Join,

@@ -1,0 +1,259 @@
+"""REST and websocket behaviour of the app, through Starlette's TestClient (no network)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+
+from spades import record
+from spades.server.app import create_app
+from spades.server.fairness import verify_record
+from spades.server.store import Store
+from spades.server.tables import TableActor
+
+BOTS4 = [{"bot": "heuristic"}] * 4
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'api.db'}")) as c:
+        yield c
+
+
+def wait_for(c: TestClient, tid: str, pred: Any, timeout: float = 30) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while True:
+        view: dict[str, Any] = c.get(f"/api/tables/{tid}").json()
+        if pred(view) or time.monotonic() > end:
+            return view
+        time.sleep(0.02)
+
+
+def test_four_bots_play_to_the_end_and_the_record_checks_out(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"rules": {"target": 150}, "seats": BOTS4, "bot_delay_ms": 0})
+    assert r.status_code == 200
+    tid = r.json()["id"]
+    assert all(s["token"] is None for s in r.json()["seats"])
+    view = wait_for(client, tid, lambda v: v["status"] == "over")
+    assert view["status"] == "over"
+    assert view["winner"] in (0, 1)
+    assert max(view["totals"]) >= 150
+    rec = client.get(f"/api/tables/{tid}/record").json()
+    rep, checks = verify_record(rec)
+    assert len(checks) == len(rec["hands"]) == view["hand"]
+    assert all(c.ok for c in checks)
+    # The engine, replaying the record on its own, agrees with the table's score.
+    assert record.summary(rep.game)["totals"] == view["totals"]
+    assert rep.game.winner == view["winner"]
+
+
+def test_public_view_has_the_documented_fields(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"seats": [{"open": True}, *BOTS4[:3]], "bot_delay_ms": 0})
+    tid = r.json()["id"]
+    assert r.json()["seats"][0]["token"] and len(r.json()["seats"][0]["token"]) >= 24
+    view = client.get(f"/api/tables/{tid}").json()
+    for key in ("status", "hand", "bids", "plays", "totals"):
+        assert key in view
+    assert view["status"] == "waiting" and view["hand"] == 0
+    assert client.get("/api/tables").json()[0]["id"] == tid
+    ok = client.post(f"/api/tables/{tid}/claim", json={"seat": 0, "name": "  Zoë  <b>"})
+    assert ok.status_code == 200 and ok.json()["token"] == r.json()["seats"][0]["token"]
+    view = client.get(f"/api/tables/{tid}").json()
+    assert view["status"] == "playing" and view["hand"] == 1
+    assert view["players"][0] == "Zoë <b>"  # kept as text; the page never parses it as HTML
+    again = client.post(f"/api/tables/{tid}/claim", json={"seat": 0, "name": "Eve"})
+    assert again.status_code == 400 and "already taken" in again.json()["error"]
+    assert client.get("/api/tables/nope").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        ({"seats": BOTS4[:3]}, "need 4 seats"),
+        ({"seats": [{"bot": "genius"}, *BOTS4[:3]]}, "unknown bot"),
+        ({"rules": {"trumps": "hearts"}, "seats": BOTS4}, "unknown rule option 'trumps'"),
+        ({"seats": [{"open": True, "bot": "random"}, *BOTS4[:3]]}, "either open"),
+    ],
+)
+def test_bad_tables_are_refused_with_a_reason(client: TestClient, body: dict[str, Any], needle: str) -> None:
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 400
+    assert needle in r.json()["error"]
+
+
+def test_malformed_create_is_422(client: TestClient) -> None:
+    assert client.post("/api/tables", json={"seats": "four"}).status_code == 422
+
+
+LAST: dict[int, dict[str, Any]] = {}
+
+
+def _state(ws: Any) -> dict[str, Any]:
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == "state":
+            LAST[id(ws)] = msg
+            return msg
+
+
+def _error(ws: Any) -> str:
+    """The next error reply; states passing by are remembered, so none is lost."""
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == "state":
+            LAST[id(ws)] = msg
+        if msg["type"] == "error":
+            return str(msg["message"])
+
+
+def test_websocket_seat_plays_a_hand_and_bad_messages_change_nothing(client: TestClient) -> None:
+    r = client.post(
+        "/api/tables", json={"seats": [{"open": True, "name": "Ann"}, *BOTS4[:3]], "bot_delay_ms": 0}
+    )
+    tid, token = r.json()["id"], r.json()["seats"][0]["token"]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        ws.send_json({"type": "hello", "token": "x" * 30})
+        assert "not valid" in _error(ws)
+    with client.websocket_connect(f"/ws/{tid}") as spectator, client.websocket_connect(f"/ws/{tid}") as ws:
+        spectator.send_json({"type": "hello"})
+        assert _state(spectator)["you"] is None
+        spectator.send_json({"type": "bid", "bid": 3})
+        assert "spectators cannot act" in _error(spectator)
+        ws.send_json({"type": "play", "card": "AS"})
+        assert "say hello first" in _error(ws)
+        ws.send_json({"type": "hello", "token": token})
+        st = _state(ws)
+        assert st["you"] == 0
+        seq = st["seq"]
+        for bad, needle in [
+            ("{not json", "malformed"),
+            (json.dumps({"type": "bid", "bid": 14}), "malformed"),
+            (json.dumps({"type": "play", "card": "AS", "extra": 1}), "malformed"),
+            (json.dumps({"type": "play", "card": "ZZ"}), "unknown card"),
+            ("x" * 5000, "over the limit"),
+        ]:
+            ws.send_text(bad)
+            assert needle in _error(ws)
+        # Out of turn or in the wrong phase: refused by the engine, nothing changes.
+        view = client.get(f"/api/tables/{tid}").json()
+        if view["to_move"] != 0:
+            ws.send_json({"type": "bid", "bid": 3})
+            assert _error(ws)
+        ws.send_json({"type": "play", "card": "2C"})
+        assert _error(ws)
+        after = client.get(f"/api/tables/{tid}").json()
+        assert after["plays"] == view["plays"] and after["bids"] == view["bids"]
+        # Play the whole first hand by always taking the first choice offered.
+        played = 0
+        pending: dict[str, Any] | None = LAST[id(ws)]
+        while True:
+            if pending is None:
+                msg = ws.receive_json()
+                assert msg["type"] != "error", msg
+                if msg["type"] != "state":
+                    continue
+                st = msg
+            else:
+                st, pending = pending, None
+            if st["table"]["hand"] > 1 or st["table"]["status"] == "over":
+                break
+            can = st["can"]
+            if can["look"]:
+                assert st["obs"]["hand"] is None  # face down until he looks
+                ws.send_json({"type": "look"})
+            elif can["bids"]:
+                assert len(st["obs"]["hand"]) == 13
+                ws.send_json({"type": "bid", "bid": can["bids"][1]})
+            elif can["pass"]:
+                ws.send_json({"type": "pass", "cards": st["obs"]["hand"][: can["pass"]]})
+            elif can["cards"]:
+                ws.send_json({"type": "play", "card": can["cards"][0]})
+                played += 1
+        assert played == 13
+        assert st["seq"] > seq
+        assert len(st["table"]["sheet"]) == 1
+        assert "deck" in st["table"]["proofs"][0] and "deck" not in st["table"]["proofs"][1]
+    rec = client.get(f"/api/tables/{tid}/record").json()
+    assert len(rec["hands"]) == 1 and rec["players"][0] == "Ann"
+
+
+def test_rate_limit_refuses_floods(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"seats": [{"open": True}, *BOTS4[:3]]})
+    tid = r.json()["id"]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        ws.send_json({"type": "hello"})
+        _state(ws)
+        for _ in range(60):
+            ws.send_json({"type": "ping"})
+        replies = [ws.receive_json() for _ in range(60)]
+        assert any(m["type"] == "error" and "slow down" in m["message"] for m in replies)
+        assert any(m["type"] == "pong" for m in replies)
+
+
+def test_hints_come_from_the_strongest_bot_and_can_be_turned_off(client: TestClient) -> None:
+    for hints in (True, False):
+        r = client.post(
+            "/api/tables",
+            json={"seats": [{"open": True, "name": "Ann"}, *BOTS4[:3]], "bot_delay_ms": 0, "hints": hints},
+        )
+        tid, token = r.json()["id"], r.json()["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            st = _state(ws)
+            while st["table"]["to_move"] != 0:
+                st = _state(ws)
+            ws.send_json({"type": "hint"})
+            msg = ws.receive_json()
+            while msg["type"] == "state":
+                msg = ws.receive_json()
+            if hints:
+                assert msg["type"] == "hint" and msg["bot"] == client.get("/api/info").json()["hint_bot"]
+                assert msg["action"].split()[0] in ("look", "bid")
+            else:
+                assert msg["type"] == "error" and "turned off" in msg["message"]
+
+
+def test_tables_are_rebuilt_from_the_log(client: TestClient, tmp_path: Path) -> None:
+    r = client.post("/api/tables", json={"rules": {"target": 150}, "seats": BOTS4, "bot_delay_ms": 0})
+    tid = r.json()["id"]
+    wait_for(client, tid, lambda v: v["status"] == "over")
+    live = client.app.state.manager.get(tid)  # type: ignore[attr-defined]
+    store = Store(f"sqlite:///{tmp_path / 'api.db'}")
+    stored = store.load(tid)
+    assert stored is not None
+    again = TableActor.restore(stored, store, "heuristic")
+    assert again.record() == live.record()
+    assert again.public()["totals"] == live.public()["totals"]
+
+
+def test_replay_endpoint_checks_records(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"rules": {"target": 100}, "seats": BOTS4, "bot_delay_ms": 0})
+    tid = r.json()["id"]
+    wait_for(client, tid, lambda v: v["status"] == "over")
+    rec = client.get(f"/api/tables/{tid}/record").json()
+    view = client.post("/api/replay", content=json.dumps(rec)).json()
+    assert view["error"] is None and len(view["hands"]) == len(rec["hands"])
+    assert all(len(h["tricks"]) == 13 for h in view["hands"])
+    assert all(p["ok"] for p in view["proofs"])
+    rec["proofs"][0]["salt"] = "00" + rec["proofs"][0]["salt"][2:]
+    tampered = client.post("/api/replay", content=json.dumps(rec)).json()
+    assert tampered["proofs"][0]["ok"] is False
+    rec["hands"][0]["play"][0], rec["hands"][0]["play"][1] = (
+        rec["hands"][0]["play"][1],
+        rec["hands"][0]["play"][0],
+    )
+    broken = client.post("/api/replay", content=json.dumps(rec)).json()
+    assert broken["error"] and broken["error"].startswith("hand 1")
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    for path in ("/", "/t/abc", "/replay", "/static/table.js", "/static/cards.js", "/static/app.css"):
+        assert client.get(path).status_code == 200, path
