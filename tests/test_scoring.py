@@ -6,13 +6,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spades.rules import PRESETS, Rules
-from spades.scoring import SeatBid, game_winner, score_hand
+from spades.scoring import HandScore, SeatBid, game_winner, score_hand
 
 STD = PRESETS["standard"]
 NIL, BLIND = SeatBid(0), SeatBid(0, True)
 
 
-def team_hand(rules: Rules, ns: tuple[SeatBid, SeatBid], ns_tricks: tuple[int, int], bags: int = 0):
+def team_hand(
+    rules: Rules, ns: tuple[SeatBid, SeatBid], ns_tricks: tuple[int, int], bags: int = 0
+) -> HandScore:
     """Score a hand where North/South bid ``ns`` and take ``ns_tricks``; East/West bid 1 each
     and take the rest between them (East takes it all)."""
     rest = 13 - sum(ns_tricks)
