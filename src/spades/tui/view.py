@@ -154,7 +154,10 @@ def status_line(obs: Observation, names: Mapping[int, str]) -> str:
     parts = []
     for side in range(r.sides):
         label = side_label(r, side, obs.seat, names)
-        parts.append(f"{label} {obs.totals[side]} ({obs.bags[side]} bags)")
+        bags = f"{obs.bags[side]} bags" if r.sides <= 2 else f"{obs.bags[side]}b"
+        parts.append(f"{label} {obs.totals[side]} ({bags})")
+    if r.sides > 2:  # four scores: keep the line within 80 columns
+        return f"Hand {obs.hand_number} to {r.target} │ " + " · ".join(parts)
     return f"Hand {obs.hand_number} · {rules_name(r)} to {r.target} │ " + " · ".join(parts)
 
 
@@ -343,12 +346,14 @@ class ScoreSheet:
 def score_sheet(obs: Observation, names: Mapping[int, str]) -> ScoreSheet:
     """Bids, tricks, points, bags and totals per hand and side, from the observation's scores."""
     r = obs.rules
+    wide = r.sides <= 2
     sides = tuple(
         f"{side_label(r, s, obs.seat, names)} ({side_seats_text(r, s, obs.seat, names)})"
+        if wide
+        else side_label(r, s, obs.seat, names)
         for s in range(r.sides)
     )
-    wide = r.sides <= 2
-    columns = ("Bid", "Won", "Pts", "Bags", "Total") if wide else ("Bid/Won", "Pts", "Total")
+    columns = ("Bid", "Won", "Pts", "Bags", "Total") if wide else ("B/W", "Pts", "Total")
     rows = tuple(_sheet_row(i, s, r, wide) for i, s in enumerate(obs.scores, 1))
     return ScoreSheet(
         title=f"Score sheet · {rules_name(r)} to {r.target}",
