@@ -1,0 +1,53 @@
+"""``spades analyse RECORD``: the double-dummy value of every card played, and of the best card."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from spades import record
+from spades.cards import card_text
+from spades.search.analysis import HandAnalysis, analyse_game
+from spades.state import seat_name
+
+
+def describe(hands: list[HandAnalysis], players: tuple[str, ...]) -> str:
+    lines: list[str] = []
+    for hand in hands:
+        lines.append(f"Hand {hand.number}")
+        mistakes = [0, 0, 0, 0]
+        for p in hand.plays:
+            who = (
+                f"{seat_name(p.seat)} ({players[p.seat]})"
+                if players[p.seat] != seat_name(p.seat)
+                else (seat_name(p.seat))
+            )
+            note = ""
+            if p.loss > 0:
+                mistakes[p.seat] += p.loss
+                best = " ".join(card_text(c) for c in p.best_cards)
+                note = f"  <- costs {p.loss} trick{'s' if p.loss > 1 else ''}; best {best} ({p.best})"
+            lines.append(
+                f"  trick {p.trick:2d}  {who:<18} {card_text(p.card)}  side takes {p.value:2d}{note}"
+            )
+        cost = ", ".join(f"{seat_name(s)} {mistakes[s]}" for s in range(4))
+        lines.append(f"  tricks thrown away (double dummy): {cost}")
+    return "\n".join(lines)
+
+
+@click.command("analyse")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+def command(file: str, as_json: bool) -> None:
+    """Show, for every card played in a record, its double-dummy value and the best card's.
+
+    A card's value is the number of tricks the player's side ends the hand with if everyone
+    plays perfectly (all hands open) after it."""
+    stdin = click.get_text_stream("stdin")
+    rep = record.loads(stdin.read()) if file == "-" else record.load(file)
+    result = analyse_game(rep.game)
+    if as_json:
+        click.echo(json.dumps({"hands": [h.to_json() for h in result]}))
+    else:
+        click.echo(describe(result, rep.players))
