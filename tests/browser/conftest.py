@@ -1,0 +1,88 @@
+"""A real ``spades serve`` and Debian's Chromium (never a downloaded browser) for page tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "_artifacts"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-extensions",
+    "--disable-sync",
+    "--no-first-run",
+    "--mute-audio",
+]
+
+
+def chromium_path() -> str | None:
+    for cand in (os.environ.get("SPADES_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if cand and Path(cand).exists():
+            return cand
+    return None
+
+
+class Server:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+
+    def api(self, path: str, body: Any = None) -> Any:
+        req = urllib.request.Request(
+            self.base + path,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    pytest.importorskip("uvicorn")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    db = tmp_path_factory.mktemp("web") / "web.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spades", "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    srv = Server(port)
+    for _ in range(300):
+        try:
+            srv.api("/api/info")
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield srv
+    proc.kill()
+    proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    exe = chromium_path()
+    if exe is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, headless=True, args=LAUNCH_ARGS)
+        yield b
+        b.close()

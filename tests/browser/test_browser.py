@@ -1,0 +1,171 @@
+"""The pages in a real browser: a person plays a hand by clicking, two people share a table,
+a reload reconnects by itself. Screenshots land in tests/_artifacts/ for review."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from conftest import ARTIFACTS, Server
+
+
+def act_once(page: Any, dismiss: bool = True) -> str | None:
+    """Do whatever the page offers, as a person would; return what was done."""
+    try:
+        if page.locator("#btn-continue").is_visible():
+            if not dismiss:
+                return None
+            page.click("#btn-continue", timeout=2000)
+            return "continue"
+        if page.locator("#btn-join").count():
+            return None
+        if page.locator("#btn-look").count():
+            page.click("#btn-look", timeout=2000)
+            return "look"
+        bids = page.locator("#controls button.bid")
+        if bids.count():
+            bids.nth(min(3, bids.count() - 1)).click(timeout=2000)
+            return "bid"
+        if page.locator("#btn-pass").count():
+            for _ in range(13):
+                if page.locator("#btn-pass").is_enabled():
+                    break
+                page.locator("#hand button.card.legal:not(.selected)").first.click(timeout=2000)
+            page.click("#btn-pass", timeout=2000)
+            return "pass"
+        legal = page.locator("#hand button.card.legal:not([disabled])")
+        if legal.count():
+            legal.first.click(timeout=2000)
+            return "play"
+    except Exception:  # the page re-rendered under the click: look again
+        return None
+    return None
+
+
+def new_table(server: Server, seats: list[dict[str, Any]], delay: int = 60) -> dict[str, Any]:
+    body = {"rules": {"preset": "standard"}, "seats": seats, "bot_delay_ms": delay}
+    result: dict[str, Any] = server.api("/api/tables", body)
+    return result
+
+
+BOT = {"bot": "heuristic"}
+
+
+def test_one_person_plays_a_whole_hand_against_three_bots(server: Server, browser: Any) -> None:
+    name = "<img src=x onerror=f()>"  # within the 24 characters a name keeps
+    t = new_table(server, [BOT, BOT, {"open": True, "name": name}, BOT])
+    page = browser.new_page(viewport={"width": 1280, "height": 820})
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(f"{server.base}/t/{t['id']}#token={t['seats'][2]['token']}")
+    page.wait_for_selector(".chip.you")
+    page.screenshot(path=str(ARTIFACTS / "table_start.png"))
+    plays = 0
+    shot_mid = False
+    end = time.monotonic() + 90
+    while time.monotonic() < end:
+        if page.locator(".dialog").is_visible():
+            break
+        did = act_once(page, dismiss=False)
+        if did == "play":
+            plays += 1
+            if plays == 6 and not shot_mid:
+                page.wait_for_timeout(150)
+                page.screenshot(path=str(ARTIFACTS / "table_midhand.png"))
+                shot_mid = True
+        if did is None:
+            page.wait_for_timeout(40)
+    assert page.locator(".dialog").is_visible(), "the end-of-hand summary never showed"
+    page.screenshot(path=str(ARTIFACTS / "table_hand_summary.png"))
+    assert plays == 13
+    view = server.api(f"/api/tables/{t['id']}")
+    assert len(view["sheet"]) == 1
+    # The hostile name is shown as text and never ran.
+    assert page.get_by_text(name).count() >= 1
+    assert page.locator(".name img").count() == 0
+    assert dialogs == []
+    page.click("#btn-continue")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / "table_after_hand.png"), full_page=True)
+    page.close()
+
+
+def test_two_people_share_a_table(server: Server, browser: Any) -> None:
+    t = new_table(server, [{"open": True}, BOT, {"open": True}, BOT], delay=30)
+    pages = []
+    for seat, who in ((0, "Nora"), (2, "Sam")):
+        ctx = browser.new_context(viewport={"width": 1100, "height": 800})
+        page = ctx.new_page()
+        page.goto(f"{server.base}/t/{t['id']}#token={t['seats'][seat]['token']}")
+        page.fill("#join-name", who)
+        page.click("#btn-join")
+        pages.append(page)
+    for page in pages:
+        page.wait_for_selector(".chip.you")
+    # Both see both names, each at the bottom of his own view.
+    for page in pages:
+        assert page.get_by_text("Nora").count() >= 1 and page.get_by_text("Sam").count() >= 1
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        view = server.api(f"/api/tables/{t['id']}")
+        if len(view["plays"]) >= 12 or view["hand"] > 1:
+            break
+        acted = [act_once(p) for p in pages]
+        if not any(acted):
+            pages[0].wait_for_timeout(40)
+    assert len(view["plays"]) >= 12 or view["hand"] > 1
+    pages[0].screenshot(path=str(ARTIFACTS / "shared_north.png"))
+    pages[1].screenshot(path=str(ARTIFACTS / "shared_south.png"))
+    for page in pages:
+        page.context.close()
+
+
+def test_a_reload_reconnects_the_seat_and_phone_layout(server: Server, browser: Any) -> None:
+    t = new_table(server, [BOT, BOT, {"open": True, "name": "Pat"}, BOT], delay=0)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(f"{server.base}/t/{t['id']}#token={t['seats'][2]['token']}")
+    page.wait_for_selector(".chip.you")
+    assert "#token" not in page.url  # the token moved from the address bar to local storage
+    page.reload()
+    page.wait_for_selector(".chip.you")
+    page.wait_for_selector(".conn.ok")
+    done = None
+    for _ in range(200):
+        done = act_once(page)
+        if done:
+            break
+        page.wait_for_timeout(30)
+    assert done in ("look", "bid")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / "phone_table.png"), full_page=True)
+    ctx.close()
+
+
+def test_lobby_creates_a_table_and_the_replay_page_steps(server: Server, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(server.base + "/")
+    page.fill("#name", "Lee")
+    page.fill("#delay", "0")
+    page.select_option("#seat-0", "open")
+    page.click("#btn-create")
+    page.wait_for_selector("#go-table")
+    assert page.locator(".invites input").count() == 1
+    page.screenshot(path=str(ARTIFACTS / "lobby_created.png"), full_page=True)
+    page.click("#go-table")
+    page.wait_for_selector(".chip.you")
+    # A finished bots' game in the replay viewer, with its shuffle proofs checked.
+    done = new_table(server, [BOT] * 4, delay=0)
+    for _ in range(300):
+        if server.api(f"/api/tables/{done['id']}")["status"] == "over":
+            break
+        time.sleep(0.05)
+    page.goto(f"{server.base}/replay?table={done['id']}")
+    page.wait_for_selector("#viewer:not([hidden])")
+    for _ in range(5):
+        page.click("#next")
+    assert "trick 5/13" in page.inner_text("#where")
+    assert page.locator("#rproofs .good").count() >= 1
+    assert page.locator("#rproofs .fail").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
+    page.close()
