@@ -301,17 +301,18 @@ class TrickArea(Widget):
                 canvas.put(max(0, (w - len(seen)) // 2), h - 2, seen)
         elif self.trick is not None:
             seat_pos = {s.seat: s.position for s in v.seats}
+            who = {s.seat: "you" if s.is_human else s.name[0] for s in v.seats}
             for i, (seat, card) in enumerate(self.trick.plays):
                 x, y = spots[seat_pos[seat]]
                 won = self.trick.winner == seat
                 bg = WIN if won else FACE
                 canvas.put(x, y, chip(card, bg=bg))
-                canvas.put(x, y + 1, Text("    ", style=card_style(card, bg=bg)))
+                canvas.put(x, y + 1, Text(f"{who[seat]:>4}", style=Style(color="#8d8d8d", bgcolor=bg)))
                 if i == 0:
                     canvas.put(x + 4, y, Text("◂", style=felt + Style(color="#ffe082")))
             if self.trick.winner is not None:
-                who = next(s for s in v.seats if s.seat == self.trick.winner)
-                caption = f"Trick {self.trick.number}: {'you' if who.is_human else who.name} won it"
+                winner = next(s for s in v.seats if s.seat == self.trick.winner)
+                caption = f"Trick {self.trick.number}: {'you' if winner.is_human else winner.name} won it"
             else:
                 caption = f"Trick {self.trick.number} of 13"
         elif v.phase == "bid":
