@@ -38,6 +38,8 @@ def test_bots_go_clockwise_from_the_players_left() -> None:
     assert cfg.assign_bots("random", 2, 0) == {1: "random"}
     with pytest.raises(SpadesError, match="--bots: give 1 or 3"):
         cfg.assign_bots("random,heuristic", 4, 2)
+    with pytest.raises(SpadesError, match="--bots: give 1 bot spec, not 3"):
+        cfg.assign_bots("random,random,random", 2, 0)
 
 
 def test_a_missing_expert_falls_back_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -97,9 +97,10 @@ def assign_bots(text: str | None, players: int, human: int) -> dict[int, str]:
     if len(specs) == 1:
         specs = specs * len(others)
     if len(specs) != len(others):
-        raise SpadesError(
-            f"--bots: give 1 or {len(others)} bot specs (clockwise from your left), not {len(specs)}"
+        want = (
+            "1 bot spec" if len(others) == 1 else f"1 or {len(others)} bot specs (clockwise from your left)"
         )
+        raise SpadesError(f"--bots: give {want}, not {len(specs)}")
     return dict(zip(others, specs, strict=True))
 
 
