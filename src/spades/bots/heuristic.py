@@ -140,7 +140,8 @@ def hand_text(cards: list[int]) -> str:
 class HeuristicBot(Bot):
     """Rule-based Spades. Settings: ``nil`` (bid Nil when safe, default true),
     ``blind_nil`` (bid Blind Nil when the score calls for it, default true),
-    ``aggression`` (added to every bid estimate before rounding, default 0)."""
+    ``aggression`` (added to every bid estimate before rounding, default 0), ``nil_limit``
+    (the ``nil_danger`` a Nil may carry, default 1.5)."""
 
     name = "heuristic"
 
@@ -151,12 +152,14 @@ class HeuristicBot(Bot):
         nil: bool = True,
         blind_nil: bool = True,
         aggression: float = 0.0,
+        nil_limit: float = 1.5,
     ) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.allow_nil = bool(nil)
         self.allow_blind_nil = bool(blind_nil)
         self.aggression = float(aggression)
+        self.nil_limit = float(nil_limit)
 
     def decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
         if not legal:
@@ -211,9 +214,9 @@ class HeuristicBot(Bot):
         # Nil: a safe hand, a partner who can cover it, a score that does not forbid it.
         if 0 in numbers and self.allow_nil and not partner_nil:
             danger = nil_danger(hand)
-            limit = 1.5
+            limit = self.nil_limit
             if isinstance(pbid, int):
-                limit = 2.0 if pbid >= 4 else (1.0 if pbid <= 2 else 1.5)
+                limit += 0.5 if pbid >= 4 else (-0.5 if pbid <= 2 else 0.0)
             if best_other - mine >= 150:
                 limit += 0.7
             if obs.players == 2:
@@ -409,7 +412,7 @@ def _set_mode(k: Knowledge, obs: Observation) -> bool:
     side = obs.rules.side_of(k.seat)
     bags = obs.bags[side] if obs.bags else 0
     room = obs.rules.bag_limit - bags if obs.rules.bags != "off" else 99
-    slack = 3 if room >= 4 else 1
+    slack = 5 if room >= 4 else 2
     for s in k.opponents():
         need = k.need(s)
         if need > 0 and k.tricks_left - need + 1 <= slack:
