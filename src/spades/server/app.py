@@ -136,7 +136,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
-        return table_or_404(table_id).public()
+        return table_or_404(table_id).full_public()
 
     @app.post("/api/tables/{table_id}/claim")
     async def claim(table_id: str, req: Claim) -> dict[str, Any]:

@@ -58,7 +58,8 @@ class Conn:
         self.seat: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
-        self.sent: list[str] | None = None  # tests may record every message
+        self.history_sent = -1
+        """Which version of the score sheet and proofs this client has: sent only on change."""
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -66,8 +67,6 @@ class Conn:
         if self.queue.qsize() >= MAX_QUEUE:
             self.close()
             return
-        if self.sent is not None:
-            self.sent.append(text)
         self.queue.put_nowait(text)
 
     def close(self) -> None:
@@ -165,6 +164,7 @@ class TableActor:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._public: tuple[int, dict[str, Any]] | None = None
+        self._public_text: dict[tuple[int, bool], str] = {}
         self.on_status: Callable[[TableActor], None] | None = None
         for seat, s in enumerate(conf.seats):
             if s.kind == "bot" and s.bot is not None:
@@ -294,6 +294,7 @@ class TableActor:
             self.away_since[conn.seat] = None
             self._changed()
         else:
+            conn.history_sent = self.history_version()
             conn.send(self.message_for(None))
 
     def detach(self, conn: Conn) -> None:
@@ -309,14 +310,18 @@ class TableActor:
 
     def _changed(self) -> None:
         self._public = None
+        self._public_text.clear()
         self._wake.set()
-        by_seat: dict[int | None, str] = {}
+        hv = self.history_version()
+        by_seat: dict[tuple[int | None, bool], str] = {}
         for c in list(self.conns):
             if c.closed:
                 continue
-            text = by_seat.get(c.seat)
+            key = (c.seat, c.history_sent != hv)
+            text = by_seat.get(key)
             if text is None:
-                text = by_seat[c.seat] = self.message_for(c.seat)
+                text = by_seat[key] = self.message_for(c.seat, with_history=key[1])
+            c.history_sent = hv
             c.send(text)
 
     # ------------------------------------------------------------------ views
@@ -374,12 +379,17 @@ class TableActor:
             "hints": self.conf.hints,
             "hint_bot": self.hint_level,
             "away_s": self.conf.away_s,
-            "proofs": self.proofs(),
-            "sheet": self.sheet(),
             "bots_note": BOTS_NOTE,
         }
         self._public = (key, out)
         return out
+
+    def history_version(self) -> int:
+        return len(self.decks) * 1000 + len(self.game.scores)
+
+    def full_public(self) -> dict[str, Any]:
+        """The public view with the score sheet and the shuffle proofs (REST answers this)."""
+        return {**self.public(), "proofs": self.proofs(), "sheet": self.sheet()}
 
     def proofs(self) -> list[dict[str, Any]]:
         """Commitments for every hand; deck and salt only once the hand is over."""
@@ -445,17 +455,27 @@ class TableActor:
             out["draw"] = True
         return out
 
-    def message_for(self, seat: int | None) -> str:
-        msg: dict[str, Any] = {
-            "type": "state",
-            "seq": self.seq,
-            "you": seat,
-            "table": self.public(),
-            "obs": self.observation_json(seat),
-        }
+    def message_for(self, seat: int | None, *, with_history: bool = True) -> str:
+        """A connection's ``state`` message. The public part is encoded once per change and
+        shared by every connection; the sheet and proofs ride along only when they changed
+        since the client last got them (the page keeps the last ones)."""
+        table = self._public_json(with_history)
+        parts = [f'{{"type":"state","seq":{self.seq},"you":{json.dumps(seat)},"table":{table}']
+        parts.append(',"obs":' + json.dumps(self.observation_json(seat), separators=(",", ":")))
         if seat is not None:
-            msg["can"] = self.choices(seat)
-        return json.dumps(msg, separators=(",", ":"))
+            parts.append(',"can":' + json.dumps(self.choices(seat), separators=(",", ":")))
+        parts.append("}")
+        return "".join(parts)
+
+    def _public_json(self, with_history: bool) -> str:
+        key = (self.clock.version, with_history)
+        cached = self._public_text.get(key)
+        if cached is None:
+            if len(self._public_text) > 4:
+                self._public_text.clear()
+            view = self.full_public() if with_history else self.public()
+            cached = self._public_text[key] = json.dumps(view, separators=(",", ":"))
+        return cached
 
     def record(self) -> dict[str, Any]:
         """The record of the completed hands (all of them once the game is over), with the

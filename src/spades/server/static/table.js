@@ -64,6 +64,11 @@ function toast(text) {
 
 function onState(msg) {
   const prev = state;
+  // The score sheet and the proofs come only when they change: keep the last ones.
+  if (!("sheet" in msg.table) && prev) {
+    msg.table.sheet = prev.table.sheet;
+    msg.table.proofs = prev.table.proofs;
+  }
   state = msg;
   const sheet = msg.table.sheet;
   if (seenHands === null) seenHands = sheet.length;
