@@ -239,8 +239,9 @@ class HeuristicBot(Bot):
             bid = int(est + 0.9)
             notes.append("they are near the target, so I stretch")
         others = sum(b for b in (self._number(v) for v in obs.bids) if b is not None)
-        if others + bid > 14:
-            bid = max(0, 14 - others)
+        if others + bid > 14 and bid > 1:
+            # Someone is overbidding; shade by a trick at most (a wild bidder takes no more).
+            bid = max(bid - 1, 14 - others)
             notes.append(f"{others} tricks already bid")
         if partner_nil:
             bid = max(bid, int(est + 0.7))
