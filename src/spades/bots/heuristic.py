@@ -441,9 +441,10 @@ def _play_normal(k: Knowledge, obs: Observation, cards: list[int]) -> tuple[int,
     if win is None:
         if opp_nils:
             nil_seat = opp_nils[0]
-            fine = [c for c in cards if c >= 13 and k.may_hold(nil_seat, c // 13)]
+            fine = [c for c in cards if k.may_hold(nil_seat, c // 13)]
             if fine:
-                c = min(fine, key=lambda x: (x % 13, -suit_length(k.hand, x // 13)))
+                # The card with the fewest unseen cards under it: the nil has to go over it.
+                c = min(fine, key=lambda x: (_unseen_below(k, x), x < 13, x % 13))
                 return c, "lead low to squeeze the nil bidder"
         if want:
             masters = [c for c in cards if c >= 13 and k.is_master(c) and not _ruff_risk(k, c // 13)]
@@ -486,8 +487,11 @@ def _play_normal(k: Knowledge, obs: Observation, cards: list[int]) -> tuple[int,
                 else _discard(k, losers, False)
             )
             return c, "let the nil bidder take this trick"
-        if any(s in later for s in opp_nils) and following and not (need > 0 and len(later) == 1):
-            return _lowest(losers), "play low under the nil bidder"
+        if any(s in later for s in opp_nils) and not (need > 0 and len(later) == 1):
+            # Any card under the best keeps the bar low; the highest such saves my low cards
+            # for leading through the nil later.
+            c = max(losers, key=lambda x: x % 13) if following else _discard(k, losers, high=True)
+            return c, "stay under the best card; the nil bidder must still duck it"
 
     if want:
         partner_wins = wseat == partner
@@ -523,6 +527,12 @@ def _play_normal(k: Knowledge, obs: Observation, cards: list[int]) -> tuple[int,
     if later:
         return _lowest(cards), f"{goal}: play low and hope to be beaten"
     return _highest(cards), f"{goal}: forced to win, so shed my highest"
+
+
+def _unseen_below(k: Knowledge, card: int) -> int:
+    suit_base = card // 13 * 13
+    below = ((1 << card) - 1) & ~((1 << suit_base) - 1)
+    return (k.unseen & below).bit_count()
 
 
 def _ruff_risk(k: Knowledge, suit: int) -> bool:
