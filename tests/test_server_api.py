@@ -257,3 +257,67 @@ def test_replay_endpoint_checks_records(client: TestClient) -> None:
 def test_pages_are_served(client: TestClient) -> None:
     for path in ("/", "/t/abc", "/replay", "/static/table.js", "/static/cards.js", "/static/app.css"):
         assert client.get(path).status_code == 200, path
+
+
+def test_an_absent_player_is_played_by_a_bot_until_he_returns(client: TestClient) -> None:
+    r = client.post(
+        "/api/tables",
+        json={"seats": [{"open": True, "name": "Gone"}, *BOTS4[:3]], "bot_delay_ms": 0, "away_s": 1},
+    )
+    tid, token = r.json()["id"], r.json()["seats"][0]["token"]
+    view = wait_for(client, tid, lambda v: v["bids"][0] is not None, timeout=20)
+    assert view["bids"][0] is not None and view["seats"][0]["standin"]
+    # He comes back: the stand-in stops, his seat waits for him again.
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        st = _state(ws)
+        assert st["table"]["seats"][0]["connected"] and not st["table"]["seats"][0]["standin"]
+        while st["table"]["to_move"] != 0:
+            st = _state(ws)
+        time.sleep(1.5)
+        assert client.get(f"/api/tables/{tid}").json()["to_move"] == 0
+
+
+def test_spades_verify_checks_a_record_file(client: TestClient, tmp_path: Path, capsys: Any) -> None:
+    from spades.cli import main
+
+    r = client.post("/api/tables", json={"rules": {"target": 100}, "seats": BOTS4, "bot_delay_ms": 0})
+    tid = r.json()["id"]
+    wait_for(client, tid, lambda v: v["status"] == "over")
+    rec = client.get(f"/api/tables/{tid}/record").json()
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(rec))
+    assert main(["verify", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert f"all {len(rec['hands'])} hands verified" in out
+    # Swap two cards between seats in the revealed deck: the hash no longer matches.
+    deck = rec["proofs"][0]["deck"].split()
+    deck[0], deck[1] = deck[1], deck[0]
+    rec["proofs"][0]["deck"] = " ".join(deck)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(rec))
+    assert main(["verify", str(bad)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("spades: 1 of") and "hand 1" in err[-1]
+    no_proofs = tmp_path / "plain.json"
+    no_proofs.write_text(json.dumps({k: v for k, v in rec.items() if k != "proofs"}))
+    assert main(["verify", str(no_proofs)]) == 1
+    assert "no shuffle proofs" in capsys.readouterr().err
+
+
+def test_a_deal_that_does_not_match_its_deck_is_caught(client: TestClient) -> None:
+    from spades.server.fairness import commitment
+
+    r = client.post("/api/tables", json={"rules": {"target": 100}, "seats": BOTS4, "bot_delay_ms": 0})
+    tid = r.json()["id"]
+    wait_for(client, tid, lambda v: v["status"] == "over")
+    rec = client.get(f"/api/tables/{tid}/record").json()
+    # A dishonest server re-hashes a different deck: the hash matches, the deal does not.
+    p = rec["proofs"][0]
+    deck = p["deck"].split()
+    deck[0], deck[1] = deck[1], deck[0]
+    p["deck"] = " ".join(deck)
+    p["commit"] = commitment(p["deck"], p["salt"])
+    _, checks = verify_record(rec)
+    assert not checks[0].ok and "does not give the recorded hands" in checks[0].why
+    assert all(c.ok for c in checks[1:])

@@ -226,6 +226,17 @@ class _Session:
         self.greeted = False
         self.limit = RateLimit()
         self.refused = 0
+        self.hinting = False
+
+    async def _hint(self, seat: int) -> None:
+        try:
+            reply = await self.actor.hint(seat)
+        finally:
+            self.hinting = False
+        if reply["type"] == "error":
+            self.error(reply["message"])
+        else:
+            self.conn.send(json.dumps(reply))
 
     def error(self, message: str) -> bool:
         self.refused += 1
@@ -267,10 +278,10 @@ class _Session:
             err = actor.join(seat, msg.name)
             return True if err is None else self.error(err)
         if isinstance(msg, HintMsg):
-            reply = actor.hint(seat)
-            if reply["type"] == "error":
-                return self.error(reply["message"])
-            conn.send(json.dumps(reply))
+            if self.hinting:
+                return self.error("a hint is already being worked out")
+            self.hinting = True
+            asyncio.get_running_loop().create_task(self._hint(seat))
             return True
         try:
             action = _to_action(msg)

@@ -34,6 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.pool import PoolProxiedConnection
 
 from spades.errors import SpadesError
 
@@ -104,6 +105,11 @@ class Store:
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
         self._wconn: Connection | None = None
+        self._raw: PoolProxiedConnection | None = None
+        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        self._insert_sql = (
+            f"INSERT INTO spades_events (table_id, seq, kind, data) VALUES ({mark}, {mark}, {mark}, {mark})"
+        )
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
@@ -133,8 +139,33 @@ class Store:
         )
 
     def append(self, table_id: str, seq: int, kind: str, data: dict[str, Any]) -> None:
-        """Write one event; returns only once it is committed."""
-        self._write(insert(events_t).values(table_id=table_id, seq=seq, kind=kind, data=json.dumps(data)))
+        """Write one event; returns only once it is committed.
+
+        The hot path of the server (one call per accepted action), so it speaks to the
+        driver directly: the same INSERT through SQLAlchemy costs several times more."""
+        params = (table_id, seq, kind, json.dumps(data, separators=(",", ":")))
+        try:
+            if self._raw is None:
+                self._raw = self.engine.raw_connection()
+            conn = self._raw.driver_connection
+            assert conn is not None
+            cur = conn.cursor()
+            try:
+                cur.execute(self._insert_sql, params)
+            finally:
+                cur.close()
+            conn.commit()
+        except Exception as e:
+            self._drop_raw()
+            raise StoreError(f"the database refused a write: {_short(e)}") from None
+
+    def _drop_raw(self) -> None:
+        raw, self._raw = self._raw, None
+        if raw is not None:
+            with contextlib.suppress(Exception):
+                raw.rollback()
+            with contextlib.suppress(Exception):
+                raw.close()
 
     def set_status(self, table_id: str, status: str) -> None:
         self._write(update(tables_t).where(tables_t.c.id == table_id).values(status=status))
@@ -187,6 +218,7 @@ class Store:
                 yield t
 
     def close(self) -> None:
+        self._drop_raw()
         if self._wconn is not None:
             with contextlib.suppress(SQLAlchemyError):
                 self._wconn.close()

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
+from spades.actions import Action, Bid, Look, PassCards, Play
 from spades.bots import Bot, make_bot
 from spades.cards import CardSet, card_text, parse_card
 from spades.errors import SpadesError
@@ -38,6 +38,8 @@ log = logging.getLogger("spades.server")
 PRIVATE_KEYS = ("hand", "exchange", "stock_top", "discarded", "pass_chosen")
 BOTS_NOTE = "Bots see only their own seat's observation (their cards and what was played), never the deal."
 STANDIN_BOT = "heuristic"
+FAST_BOTS = frozenset({"random", "heuristic"})
+"""Bots quick enough to decide on the event loop; others think in a worker thread."""
 MAX_QUEUE = 256
 
 
@@ -156,7 +158,10 @@ class TableActor:
         self.seq = 0
         self.status = "waiting"
         self.conns: list[Conn] = []
-        self.away_since: list[float | None] = [None] * len(conf.seats)
+        now = time.monotonic()
+        # A person counts as away until his browser connects, so a seat nobody opens is
+        # played by the stand-in bot once the table's away limit has passed.
+        self.away_since: list[float | None] = [now if s.kind == "human" else None for s in conf.seats]
         self.clock = _Clock(time.monotonic())
         self.bots: dict[int, Bot] = {}
         self._standin: Bot | None = None
@@ -276,7 +281,9 @@ class TableActor:
         self._changed()
         return None
 
-    def hint(self, seat: int) -> dict[str, Any]:
+    async def hint(self, seat: int) -> dict[str, Any]:
+        """The strongest bot's choice for the seat to move, computed off the event loop from
+        the seat's own observation (a hint knows no more than the player)."""
         if not self.conf.hints:
             return {"type": "error", "message": "hints are turned off at this table"}
         g = self.game
@@ -284,7 +291,10 @@ class TableActor:
             return {"type": "error", "message": "a hint is given only on your turn"}
         if self._hinter is None:
             self._hinter = make_bot(self.hint_level)
-        d = self._hinter.decide(g.observation(seat), g.legal_actions(seat))
+        version = self.clock.version
+        d = await asyncio.to_thread(self._hinter.decide, g.observation(seat), g.legal_actions(seat))
+        if version != self.clock.version:
+            return {"type": "error", "message": "the table moved on before the hint was ready"}
         return {"type": "hint", "action": encode_action(d.action), "why": d.why, "bot": self.hint_level}
 
     # ------------------------------------------------------------------ connections
@@ -534,7 +544,7 @@ class TableActor:
             if self._auto_due() != due:
                 continue
             try:
-                self._auto_move(seat)
+                await self._auto_move(seat)
             except StoreError as e:
                 log.error("table %s: %s; retrying in 1 s", self.id, e)
                 await asyncio.sleep(1)
@@ -542,7 +552,9 @@ class TableActor:
                 log.exception("table %s: the bot for seat %d failed", self.id, seat)
                 await asyncio.sleep(1)
 
-    def _auto_move(self, seat: int) -> None:
+    async def _auto_move(self, seat: int) -> None:
+        """A bot's move (or the stand-in's for an away player) from the seat's observation.
+        Slow bots think in a worker thread so the other tables keep playing meanwhile."""
         bot = self.bots.get(seat)
         if bot is None:
             if self._standin is None:
@@ -550,9 +562,14 @@ class TableActor:
             bot = self._standin
         g = self.game
         legal = g.legal_actions(seat)
-        action = bot.decide(g.observation(seat), legal).action
-        if not isinstance(action, PassCards | PassCard | Look | Draw) and action not in legal:
-            action = legal[0]
+        obs = g.observation(seat)
+        version = self.clock.version
+        if bot.name in FAST_BOTS:
+            action = bot.decide(obs, legal).action
+        else:
+            action = (await asyncio.to_thread(bot.decide, obs, legal)).action
+            if version != self.clock.version:
+                return  # something happened meanwhile (a look, a reconnect): think again
         if self.act(seat, action) is not None:
             self.act(seat, legal[0])
 
