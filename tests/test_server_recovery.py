@@ -137,6 +137,17 @@ def test_kill_9_loses_nothing_and_everyone_reconnects(tmp_path: Path) -> None:
                 break
             time.sleep(0.05)
         assert moved["plays"] != bots_after["plays"] or moved["hand"] != bots_after["hand"]
+        # The bots' deals, before and after the crash, pass the shuffle proof over HTTP.
+        record_url = f"http://127.0.0.1:{port}/api/tables/{bots['id']}/record"
+        for _ in range(300):
+            if api(port, f"/api/tables/{bots['id']}/record")["hands"]:
+                break
+            time.sleep(0.1)
+        check = subprocess.run(
+            [sys.executable, "-m", "spades", "verify", record_url], capture_output=True, text=True, timeout=60
+        )
+        assert check.returncode == 0, check.stderr
+        assert "verified" in check.stdout
         # The same seat token still works, and play goes on.
         with connect(f"ws://127.0.0.1:{port}/ws/{tid}") as ws:
             ws.send(json.dumps({"type": "hello", "token": token}))
