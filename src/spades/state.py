@@ -125,6 +125,8 @@ _TRICK_KEYS = tuple(
     tuple(c + 100 if c < 13 else (c if c // 13 == lead else -1) for c in range(52)) for lead in range(4)
 )
 """Per led suit, each card's strength in the trick: spades above the led suit, others -1."""
+_GAME_LONG = ("history", "_undo_at", "_redeal", "logs", "scores")
+"""Containers that live the whole game; snapshots leave them out (see ``Game._state_refs``)."""
 _NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 4)}
 _tuple_new = tuple.__new__
 _DEAL, _DRAW, _BID, _EXCHANGE, _PLAY, _OVER = (
@@ -843,7 +845,7 @@ class Game:
         if len(tricks) == 13:
             # The hand ends: keep the state as it is now (shallow: from here on the per-hand
             # lists are replaced, never changed in place) to undo the scoring and next deal.
-            self._undo_at[len(history)] = ("hand_end", self.__dict__.copy(), len(self.logs), len(self.scores))
+            self._undo_at[len(history)] = ("hand_end", self._state_refs(), len(self.logs), len(self.scores))
             history.append(ev)
             self._end_hand()
         else:
@@ -887,10 +889,21 @@ class Game:
         "seen_discards",
     )
 
+    def _state_refs(self) -> dict[str, Any]:
+        """The instance's attributes by reference, less the game-long containers (history,
+        undo table, logs, scores), which undo truncates instead. Leaving out the undo table
+        also keeps a snapshot from referring to itself: no reference cycle, so a finished game
+        is freed at once instead of by the cyclic garbage collector (a third of the run time
+        of random playouts before)."""
+        state = self.__dict__.copy()
+        for name in _GAME_LONG:
+            del state[name]
+        return state
+
     def _snapshot(self) -> tuple[Any, ...]:
         """The whole state before an action that changes lists in place and ends a phase (a
         pass, a draw): the per-hand lists are short, so they are copied."""
-        state = self.__dict__.copy()
+        state = self._state_refs()
         for f in self._SNAP_LISTS:
             state[f] = list(state[f])
         log = self.logs[-1]
@@ -899,7 +912,6 @@ class Game:
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         state, n_logs, log_state, n_scores = snap
-        self.__dict__.clear()
         self.__dict__.update(state)
         del self.logs[n_logs:]
         del self.scores[n_scores:]
@@ -925,7 +937,6 @@ class Game:
                     self._redeal.append(dealt)
                 del self.logs[n_logs:]
                 del self.scores[n_scores:]
-                self.__dict__.clear()
                 self.__dict__.update(state)
                 # ... and the hand's last play is taken back below.
             elif kind == "bid":
