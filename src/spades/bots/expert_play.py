@@ -195,7 +195,9 @@ def choose(
     if not trick:
         legal = h if broken else (h & NON_SPADE) or h
         mode = _mode(table, seat, won, taken, tricks_left)
-        if mode == 1 or mode == 3 or mode == 5:  # my nil, set opponent's nil, duck bags
+        if mode == 3:
+            return _lead_into_nil(table, seat, hands, legal, won)
+        if mode == 1 or mode == 5:  # my nil, or duck bags
             return low_card(legal)
         if mode == 2:  # cover partner's nil: lead high
             return high_card(legal)
@@ -241,7 +243,10 @@ def choose(
                 return high_card(safe & NON_SPADE or safe)
             return low_card(legal)
         if any(t in later for t in opp_nils):  # he is still to play: go low
-            return low_card(legal & NON_SPADE or legal) if not follow else low_bit(legal)
+            if follow:
+                return low_bit(legal)
+            # Void: shed a high side card and keep the low ones to lead at him later.
+            return high_card(legal & NON_SPADE) if legal & NON_SPADE else low_bit(legal)
     want = mode != 5
     partner = table.partner[seat]
     opps_later = [t for t in later if table.side[t] != table.side[seat]]
@@ -287,6 +292,26 @@ def _mode(table: Table, seat: int, won: list[int], taken: list[int], tricks_left
         if opp_need > 0 and opp_need + 1 >= tricks_left:
             return 4
     return 5
+
+
+def _lead_into_nil(table: Table, seat: int, hands: list[int], legal: int, won: list[int]) -> int:
+    """Lead low in the suit where the Nil bidder's lowest card stands highest above mine, so
+    he may be forced to win; avoid suits he is void in (he would just discard)."""
+    best, best_gap = -1, -99
+    for t in table.opp_nils[seat]:
+        if won[t]:
+            continue
+        h = hands[t]
+        for u in range(4):
+            mine = legal & SUIT_MASKS[u]
+            his = h & SUIT_MASKS[u]
+            if not mine or not his:
+                continue
+            c = low_bit(mine)
+            gap = low_bit(his) - c
+            if gap > best_gap:
+                best, best_gap = c, gap
+    return best if best >= 0 else low_card(legal)
 
 
 def _lead_for_tricks(table: Table, seat: int, hands: list[int], legal: int) -> int:
