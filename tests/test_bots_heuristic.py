@@ -216,3 +216,12 @@ def test_knowledge_marks_voids_and_masters() -> None:
     assert not k.is_master(parse_card("KH"))
     assert k.tricks_left == 12
     assert k.need(0) == 7 - 1
+
+
+def test_blind_nil_depends_on_the_exchange() -> None:
+    """120 behind: worth a Blind Nil with a 3-card exchange, not without one (hoyle)."""
+    for rules, blind in ((Rules(), True), (Rules(blind_nil_exchange=0, bags="reset"), False)):
+        game = Game(rules, first_dealer=3, seed=2)
+        game.totals = [80, 200]
+        d = HeuristicBot(seed=0).decide(game.observation(0), game.legal_actions(0))
+        assert isinstance(d.action, Bid if blind else Look), rules
