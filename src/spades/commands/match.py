@@ -138,8 +138,14 @@ def command(
             TimeRemainingColumn(),
             console=Console(stderr=True),
             transient=True,
+            auto_refresh=False,  # no refresh thread while worker processes are forked
         ) as bar:
             tid = bar.add_task(f"{a} vs {b}", total=total)
+
+            def tick(_result: object) -> None:
+                bar.advance(tid)
+                bar.refresh()
+
             rep = run_match(
                 a,
                 b,
@@ -151,7 +157,7 @@ def command(
                 jobs=jobs,
                 out=out,
                 max_hands=max_hands,
-                on_done=lambda _r: bar.advance(tid),
+                on_done=tick,
             )
     else:
         rep = run_match(
