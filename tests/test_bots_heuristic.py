@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spades.actions import Bid, Look, PassCards, Play
+from spades.actions import Bid, Draw, Look, PassCards, Play
 from spades.bots.heuristic import HeuristicBot, evaluate, nil_danger
 from spades.bots.knowledge import Knowledge
 from spades.cards import FULL_DECK, CardSet, card_text, parse_card
@@ -225,3 +225,33 @@ def test_blind_nil_depends_on_the_exchange() -> None:
         game.totals = [80, 200]
         d = HeuristicBot(seed=0).decide(game.observation(0), game.legal_actions(0))
         assert isinstance(d.action, Bid if blind else Look), rules
+
+
+def test_covering_partner_leads_the_suit_he_is_void_in() -> None:
+    # South (nil) showed out of clubs on trick 1; North won it and leads a club so that
+    # South can discard his high cards.
+    game = position(
+        {
+            0: "AC KC QC 5C 9H 8H 7H 6H 9D 8D 7D 2S 3S",
+            1: "3C",
+            2: "2D",
+            3: "4C",
+        },
+        {1: 3, 2: "nil", 3: 3, 0: 4},
+        ["3C", "2D", "4C", "AC"],
+        first_dealer=0,
+    )
+    assert game.to_move == 0
+    d = decide(game, HeuristicBot(seed=1), 0)
+    assert isinstance(d.action, Play) and card_text(d.action.card)[1] == "C"
+    assert "void" in d.why
+
+
+def test_two_player_draw_keeps_high_cards() -> None:
+    rules = Rules(players=2, teams=False, blind_nil=False)
+    for top, keep in (("AS", True), ("KH", True), ("3H", False), ("4D", False), ("9S", True)):
+        stock = [parse_card(top)] + [c for c in range(52) if c != parse_card(top)]
+        game = Game(rules, first_dealer=1, auto_deal=False)
+        game.deal(stock=stock)
+        d = decide(game, HeuristicBot(seed=0), game.turn)
+        assert d.action == Draw(keep), (top, d)
