@@ -436,7 +436,14 @@ def _play_normal(k: Knowledge, obs: Observation, cards: list[int]) -> tuple[int,
     opp_nils = [s for s in k.opponents() if k.nil_alive(s)]
     bags_off = obs.rules.bags == "off"
     want = need > 0 or bags_off or _set_mode(k, obs)
-    if need > 0:
+    lost = need > k.tricks_left
+    if lost:
+        # Already set: my tricks cost nothing, theirs past their contract are bags for them.
+        want = any(k.need(s) > 0 for s in k.opponents())
+        need = 0
+    if lost:
+        goal = "our contract is lost, " + ("set theirs" if want else "let them take bags")
+    elif need > 0:
         goal = f"need {need} more"
     elif want:
         goal = "set them" if not bags_off else "tricks are free of bags"
