@@ -129,7 +129,11 @@ def agent_message(game: Game, seat: int, rng: random.Random, blind_p: float) -> 
 
 
 async def play_audited(
-    tmp_path: Path, rules: dict[str, Any], humans: list[int], seed: int, blind_p: float = 0.2
+    tmp_path: Path,
+    rules: dict[str, Any],
+    humans: list[int],
+    seed: int,
+    blind_p: float | dict[int, float] = 0.2,
 ) -> TableActor:
     store = Store(f"sqlite:///{tmp_path / 'audit.db'}")
     store.migrate()
@@ -153,7 +157,8 @@ async def play_audited(
         if actor.status == "over":
             break
         for s in humans:
-            msg = agent_message(actor.game, s, rng, blind_p)
+            p = blind_p.get(s, 0.0) if isinstance(blind_p, dict) else blind_p
+            msg = agent_message(actor.game, s, rng, p)
             if msg is not None:
                 sessions[s].receive(json.dumps(msg))
                 assert sessions[s].refused == 0, f"a legal move was refused: {msg}: {conns[s].last_error}"
@@ -181,11 +186,11 @@ async def test_full_two_player_game_leaks_no_card(tmp_path: Path) -> None:
 
 
 async def test_blind_nil_exchange_happens_and_is_audited(tmp_path: Path) -> None:
-    # Both people always bid Blind Nil when they may: the exchange must run, unseen by others.
-    actor = await play_audited(
-        tmp_path, {"preset": "standard", "target": 100, "lose_at": -100}, [0, 3], 7, blind_p=1.0
-    )
-    assert any(log.exchanges for log in actor.game.logs)
+    # North and West always bid Blind Nil, their partners never do: both exchanges must run,
+    # unseen by the other team and by the spectator.
+    rules = {"preset": "standard", "target": 100, "lose_at": -100}
+    actor = await play_audited(tmp_path, rules, [0, 1, 2, 3], 7, blind_p={0: 1.0, 3: 1.0})
+    assert len(actor.game.logs[0].exchanges) == 4
 
 
 async def test_the_audit_catches_a_leak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

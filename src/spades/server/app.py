@@ -132,7 +132,10 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
 
     @app.get("/api/tables")
     async def list_tables(status: str = "waiting") -> list[dict[str, Any]]:
-        return manager.open_tables()
+        """Tables by status (``waiting``, ``playing``, ``over`` or ``all``), newest first."""
+        if status not in ("waiting", "playing", "over", "all"):
+            raise SpadesError(f"status {status!r} is not waiting, playing, over or all")
+        return manager.list_tables(status)
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:

@@ -130,7 +130,7 @@ def conf_from_request(req: CreateTable) -> TableConf:
             raise SpadesError(f"seats[{i}]: say either open: true or bot: LEVEL")
         if s.bot is not None:
             make_bot(s.bot)  # an unknown level fails here, before the table exists
-            seats.append(SeatConf("bot", bot=s.bot, name=f"Bot ({s.bot})"))
+            seats.append(SeatConf("bot", bot=s.bot, name=f"{seat_name(i, rules.players)} ({s.bot} bot)"))
         else:
             seats.append(SeatConf("human", token=secrets.token_urlsafe(24), name=s.name))
     fd = rules.first_dealer
@@ -608,14 +608,17 @@ class TableManager:
     def get(self, table_id: str) -> TableActor | None:
         return self.tables.get(table_id)
 
-    def open_tables(self) -> list[dict[str, Any]]:
+    def list_tables(self, status: str = "waiting") -> list[dict[str, Any]]:
         out = []
-        for t in self.tables.values():
-            if t.status != "waiting":
+        for t in reversed(list(self.tables.values())):
+            if status != "all" and t.status != status:
                 continue
             out.append(
                 {
                     "id": t.id,
+                    "status": t.status,
+                    "hand": t.game.hand_number,
+                    "totals": list(t.game.totals),
                     "rules": t.conf.rules.to_spec(),
                     "target": t.conf.rules.target,
                     "seats": [

@@ -166,6 +166,12 @@ function renderCentre(t) {
     slot.appendChild(h("span", { class: "by" }, nameOf(t, seat)));
     c.appendChild(slot);
   }
+  if (t.phase === "draw" && state.obs) {
+    const stock = h("div", { class: "played at-stock", title: "the stock" });
+    stock.appendChild(state.obs.stock_top ? cardSVG(state.obs.stock_top) : backSVG());
+    stock.appendChild(h("span", { class: "by" }, `stock: ${state.obs.stock_left} left`));
+    c.appendChild(stock);
+  }
   if (caption) c.appendChild(h("div", { class: "caption" }, caption));
   if (t.status === "waiting") c.appendChild(h("div", { class: "caption" }, "The game starts when every seat is filled."));
   if (t.status === "over") c.appendChild(h("div", { class: "caption result" }, $("status").textContent));
