@@ -15,6 +15,7 @@ import pytest
 from spades import Game, Rules, record
 from spades.cards import CardSet, card_text, parse_card
 from spades.cli import main
+from spades.errors import InvalidRecord
 from spades.state import seat_name
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -340,3 +341,34 @@ def test_saved_game_loads_to_the_same_summary(tmp_path: Path) -> None:
     assert record.summary(again.game) == record.summary(game)
     assert again.extra == {"venue": "test"}
     assert record.dumps(again.game) == record.dumps(game)
+
+
+def two_blind_nils() -> dict[str, Any]:
+    """One hand where North and East both bid Blind Nil: two exchanges, North's team first."""
+    from spades import Bid
+
+    game = Game(Rules(), seed=21, first_dealer=3)
+    game.make_bid(Bid(0, blind=True))
+    game.make_bid(Bid(0, blind=True))
+    game.look(2)
+    game.make_bid(3)
+    game.look(3)
+    game.make_bid(4)
+    assert game.exchange_steps == [(2, 0), (0, 2), (3, 1), (1, 3)]
+    while game.hand_number == 1:
+        game.apply_code(game.legal_codes()[-1])
+    data = record.to_record(game)
+    data["hands"] = data["hands"][:1]
+    return data
+
+
+def test_exchange_may_list_the_teams_in_either_order() -> None:
+    data = two_blind_nils()
+    expected = record.summary(record.replay(data).game)
+    ex = data["hands"][0]["exchange"]
+    assert [(e["from"], e["to"]) for e in ex] == [(2, 0), (0, 2), (3, 1), (1, 3)]
+    data["hands"][0]["exchange"] = ex[2:] + ex[:2]
+    assert record.summary(record.replay(data).game) == expected
+    data["hands"][0]["exchange"] = [ex[1], ex[0], ex[2], ex[3]]  # within a team: partner first
+    with pytest.raises(InvalidRecord, match="North passed to South but South must pass to North first"):
+        record.replay(data)
