@@ -103,3 +103,19 @@ def test_a_whole_game_is_rebuilt_from_the_store(store: Store) -> None:
 def test_bad_urls_are_one_line_errors() -> None:
     with pytest.raises(StoreError, match="not valid"):
         Store("::nonsense::")
+
+
+def test_a_table_whose_log_no_longer_replays_is_skipped(store: Store) -> None:
+    async def make() -> tuple[str, str]:
+        mgr = TableManager(store, hint_level="heuristic")
+        good = mgr.create(CreateTable(seats=[SeatSpec(open=True)] + [SeatSpec(bot="random")] * 3))
+        bad = mgr.create(CreateTable(seats=[SeatSpec(open=True, name="A")] + [SeatSpec(bot="random")] * 3))
+        await mgr.stop()
+        store.append(bad.id, bad.seq + 1, "act", {"seat": 0, "a": "play ZZ"})
+        return good.id, bad.id
+
+    good, bad = asyncio.run(make())
+    mgr = TableManager(store, hint_level="heuristic")
+    mgr.load_all()
+    assert mgr.get(good) is not None
+    assert mgr.get(bad) is None

@@ -268,9 +268,12 @@ class _Session:
                 seat = actor.seat_of_token(msg.token)
                 if seat is None:
                     return self.error("that seat token is not valid at this table")
-            self.greeted = True
             conn.seat = seat
-            actor.attach(conn)
+            refused = actor.attach(conn)
+            if refused is not None:
+                self.error(refused)
+                return False
+            self.greeted = True
             return True
         if not self.greeted:
             return self.error("say hello first")

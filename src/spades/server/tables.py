@@ -41,6 +41,8 @@ STANDIN_BOT = "heuristic"
 FAST_BOTS = frozenset({"random", "heuristic"})
 """Bots quick enough to decide on the event loop; others think in a worker thread."""
 MAX_QUEUE = 256
+MAX_LIVE_TABLES = 5000
+MAX_CONNS_PER_TABLE = 64
 
 
 def strongest_bot() -> str:
@@ -298,7 +300,10 @@ class TableActor:
         return {"type": "hint", "action": encode_action(d.action), "why": d.why, "bot": self.hint_level}
 
     # ------------------------------------------------------------------ connections
-    def attach(self, conn: Conn) -> None:
+    def attach(self, conn: Conn) -> str | None:
+        """Add a connection; refuse one over the table's limit (``None`` if attached)."""
+        if len(self.conns) >= MAX_CONNS_PER_TABLE:
+            return f"this table already has {len(self.conns)} connections"
         self.conns.append(conn)
         if conn.seat is not None:
             self.away_since[conn.seat] = None
@@ -306,6 +311,7 @@ class TableActor:
         else:
             conn.history_sent = self.history_version()
             conn.send(self.message_for(None))
+        return None
 
     def detach(self, conn: Conn) -> None:
         if conn in self.conns:
@@ -583,8 +589,14 @@ class TableManager:
     tables: dict[str, TableActor] = field(default_factory=dict)
 
     def load_all(self) -> int:
+        """Rebuild every table from its log. A table whose log no longer replays (written by
+        a newer or broken build) is left out with a one-line log entry, not a failed start."""
         for stored in self.store.load_all():
-            actor = TableActor.restore(stored, self.store, self.hint_level)
+            try:
+                actor = TableActor.restore(stored, self.store, self.hint_level)
+            except (SpadesError, KeyError, TypeError, ValueError) as e:
+                log.error("table %s: cannot rebuild it from its log (%s); skipped", stored.id, e)
+                continue
             self.tables[actor.id] = actor
         return len(self.tables)
 
@@ -597,6 +609,9 @@ class TableManager:
             await actor.stop()
 
     def create(self, req: CreateTable) -> TableActor:
+        live = sum(1 for t in self.tables.values() if t.status != "over")
+        if live >= MAX_LIVE_TABLES:
+            raise SpadesError(f"the server already runs {live} tables (limit {MAX_LIVE_TABLES}); try later")
         conf = conf_from_request(req)
         table_id = secrets.token_urlsafe(9)
         actor = TableActor.create(table_id, conf, self.store, self.hint_level)

@@ -105,7 +105,23 @@ async function loadOpen() {
   }
 }
 
+async function loadGames() {
+  const r = await fetch("/api/tables?status=all");
+  const list = (await r.json()).filter((t) => t.status !== "waiting").slice(0, 20);
+  const ul = clear($("games"));
+  if (!list.length) ul.appendChild(h("li", {}, "No game yet."));
+  for (const t of list) {
+    const names = t.seats.map((s) => s.name || "?").join(", ");
+    const line = `${t.status === "over" ? "finished" : `hand ${t.hand}`} · ${t.totals.join(" – ")} · ${names}`;
+    ul.appendChild(h("li", {}, h("span", {}, line), h("span", { class: "row" },
+      h("a", { href: `/t/${t.id}` }, t.status === "over" ? "table" : "watch"),
+      h("a", { href: `/replay?table=${t.id}` }, "replay"),
+      h("a", { href: `/api/tables/${t.id}/record?download=1` }, "record"))));
+  }
+}
+
 fetch("/api/info").then((r) => r.json()).then((info) => { bots = info.bots; applyPreset(); });
 applyPreset();
 loadOpen();
-setInterval(loadOpen, 4000);
+loadGames();
+setInterval(() => { loadOpen(); loadGames(); }, 4000);
