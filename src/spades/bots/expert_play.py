@@ -140,10 +140,10 @@ class Scorer:
 class Table:
     """Per-decision facts the rollout policy reads for every seat: sides, bids, contracts."""
 
-    def __init__(self, rules: Rules, bids: Sequence[int], greedy_side: int = -1) -> None:
+    def __init__(self, rules: Rules, bids: Sequence[int], greedy: bool = False) -> None:
         n = rules.players
-        self.greedy_side = greedy_side
-        """A side whose number bidders always play for tricks (to measure what a hand can take)."""
+        self.greedy = greedy
+        """Number bidders always play for tricks (to measure what each hand can take)."""
         self.n = n
         self.side = [rules.side_of(s) for s in range(n)]
         self.partner: list[int] = [(s + 2) % 4 if rules.teams else -1 for s in range(n)]
@@ -285,7 +285,7 @@ def _mode(table: Table, seat: int, won: list[int], taken: list[int], tricks_left
             return 3
     side = table.side[seat]
     need = table.contract[side] - taken[side]
-    if need > 0 or side == table.greedy_side:
+    if need > 0 or table.greedy:
         return 4
     if table.sides == 2:
         opp_need = table.contract[1 - side] - taken[1 - side]
