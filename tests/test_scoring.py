@@ -39,16 +39,18 @@ def test_bid_seven_take_seven_is_70_and_five_take_eight_is_53() -> None:
 
 
 def test_eleven_bags_cost_100_and_one_carries() -> None:
+    """Bid 4 take 7, then 3 take 6, then 4 take 9: 3 + 3 + 5 = 11 bags, the third hand scores
+    45 - 100 = -55 and one bag carries on (North bids all but one, South bids 1 and takes 1)."""
     totals, bags = [0, 0], [0, 0]
     points = []
     for bid, took in ((4, 7), (3, 6), (4, 9)):
-        bids = [SeatBid(bid), SeatBid(1), SeatBid(0), SeatBid(1)]  # South bids Nil and takes none
-        tricks = [took, 13 - took, 0, 0]
+        bids = [SeatBid(bid - 1), SeatBid(1), SeatBid(1), SeatBid(1)]
+        tricks = [took - 1, 13 - took, 1, 0]
         s = score_hand(STD, 0, bids, tricks, totals, bags)
         totals, bags = list(s.totals), list(s.bags)
-        points.append(s.points[0] - 100)  # without South's Nil bonus
+        points.append(s.points[0])
     assert points == [43, 33, 45 - 100]
-    assert bags[0] == 1
+    assert (bags[0], totals[0]) == (1, 43 + 33 - 55)
 
 
 def test_bags_reset_takes_the_count_to_zero_and_off_keeps_counting() -> None:
