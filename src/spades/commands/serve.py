@@ -32,4 +32,12 @@ def command(host: str, port: int, db_url: str | None, log_level: str) -> None:
     store.migrate()
     app = create_app(store=store)
     click.echo(f"spades: serving on http://{host}:{port}/ (store: {store.safe_url})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536, ws_ping_interval=20)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws="websockets-sansio",
+        ws_max_size=65536,
+        ws_ping_interval=20,
+    )

@@ -26,23 +26,24 @@ _sysrand = secrets.SystemRandom()
 
 @dataclass(frozen=True, slots=True)
 class Deck:
+    """A deck in dealing order with its salt; text and commitment are computed once."""
+
     cards: tuple[int, ...]
     salt: str
+    text: str
+    commit: str
 
-    @property
-    def text(self) -> str:
-        return deck_text(self.cards)
-
-    @property
-    def commit(self) -> str:
-        return commitment(self.text, self.salt)
+    @staticmethod
+    def of(cards: Sequence[int], salt: str) -> Deck:
+        text = deck_text(cards)
+        return Deck(tuple(cards), salt, text, commitment(text, salt))
 
 
 def new_deck() -> Deck:
     """A deck shuffled by the operating system's secure generator, with a fresh salt."""
     cards = list(range(52))
     _sysrand.shuffle(cards)
-    return Deck(tuple(cards), secrets.token_hex(16))
+    return Deck.of(cards, secrets.token_hex(16))
 
 
 def deck_text(cards: Sequence[int]) -> str:

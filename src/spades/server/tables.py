@@ -172,6 +172,8 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._public: tuple[int, dict[str, Any]] | None = None
         self._public_text: dict[tuple[int, bool], str] = {}
+        self._rules_dict = conf.rules.to_dict()
+        self._rules_spec = conf.rules.to_spec()
         self.on_status: Callable[[TableActor], None] | None = None
         for seat, s in enumerate(conf.seats):
             if s.kind == "bot" and s.bot is not None:
@@ -213,7 +215,7 @@ class TableActor:
         if kind == "join":
             self.names[data["seat"]] = data["name"]
         elif kind == "deal":
-            deck = Deck(tuple(parse_card(c) for c in data["deck"].split(" ")), data["salt"])
+            deck = Deck.of([parse_card(c) for c in data["deck"].split(" ")], data["salt"])
             self.decks.append(deck)
             deal_into(g, deck)
         elif kind == "act":
@@ -389,8 +391,8 @@ class TableActor:
             "winner": g.winner,
             "players": list(self.names),
             "seats": seats,
-            "rules": self.conf.rules.to_dict(),
-            "rules_spec": self.conf.rules.to_spec(),
+            "rules": self._rules_dict,
+            "rules_spec": self._rules_spec,
             "bot_delay_ms": self.conf.bot_delay_ms,
             "hints": self.conf.hints,
             "hint_bot": self.hint_level,
