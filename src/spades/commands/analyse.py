@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -44,8 +45,7 @@ def command(file: str, as_json: bool) -> None:
 
     A card's value is the number of tricks the player's side ends the hand with if everyone
     plays perfectly (all hands open) after it."""
-    stdin = click.get_text_stream("stdin")
-    rep = record.loads(stdin.read()) if file == "-" else record.load(file)
+    rep = record.loads(sys.stdin.read()) if file == "-" else record.load(file)
     result = analyse_game(rep.game)
     if as_json:
         click.echo(json.dumps({"hands": [h.to_json() for h in result]}))

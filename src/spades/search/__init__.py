@@ -9,11 +9,17 @@ from spades.search.playout import (
     reference_playout,
 )
 from spades.search.reference import reference_best_score, reference_solve
+from spades.search.score import ScoreSolution, ScoreSolver, best_score, payoff_table
+from spades.search.warm import warm_up
 
 __all__ = [
     "POLICIES",
+    "ScoreSolution",
+    "ScoreSolver",
     "Solution",
     "Solver",
+    "best_score",
+    "payoff_table",
     "playout",
     "playout_batch",
     "playout_cards",
@@ -21,4 +27,5 @@ __all__ = [
     "reference_playout",
     "reference_solve",
     "solve",
+    "warm_up",
 ]

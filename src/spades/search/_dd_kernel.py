@@ -39,93 +39,6 @@ def _beats(card: int, best: int) -> bool:
 
 
 @njit
-def _key(hands: IntArray, leader: int, broken: bool, out: IntArray) -> int:
-    """Write the rank-normalised key of a trick-start position to ``out``; return its hash."""
-    k0 = 0
-    k1 = 0
-    k2 = 0
-    k3 = 0
-    h0 = hands[0]
-    h1 = hands[1]
-    h2 = hands[2]
-    for s in range(4):
-        sh = 13 * s
-        f0 = (h0 >> sh) & 0x1FFF
-        f1 = (h1 >> sh) & 0x1FFF
-        f2 = (h2 >> sh) & 0x1FFF
-        u = f0 | f1 | f2 | ((hands[3] >> sh) & 0x1FFF)
-        k = sh
-        while u:
-            b = u & -u
-            u ^= b
-            if f0 & b:
-                k0 |= 1 << k
-            elif f1 & b:
-                k1 |= 1 << k
-            elif f2 & b:
-                k2 |= 1 << k
-            else:
-                k3 |= 1 << k
-            k += 1
-    k0 |= (leader | (4 if broken else 0)) << 52
-    out[0] = k0
-    out[1] = k1
-    out[2] = k2
-    out[3] = k3
-    # Odd multipliers below 2**31 and a mask keep this int64 in numba and exact in Python.
-    x = (int(k0) ^ (int(k1) * 1000003) ^ (int(k2) * 998244353) ^ (int(k3) * 1000000007)) & 0x3FFFFFFFFFFFFFFF
-    x ^= x >> 23
-    x = (x * 2654435761) & 0x3FFFFFFFFFFFFFFF
-    x ^= x >> 29
-    return x
-
-
-@njit
-def _quick_tricks(hands: IntArray, leader: int, broken: bool) -> int:
-    """Tricks the leader's side surely takes by the leader cashing top cards, suit by suit.
-
-    A side suit counts no more often than an opponent who could ruff can follow. A suit where
-    partner might have to take over the lead (a higher card than the leader's lowest winner,
-    or only spades to ruff with) gives one trick at most, cashed last."""
-    h = hands[leader]
-    o1 = hands[(leader + 1) & 3]
-    o3 = hands[(leader + 3) & 3]
-    pa = hands[leader ^ 2]
-    trumps1 = (o1 & 0x1FFF) != 0
-    trumps3 = (o3 & 0x1FFF) != 0
-    partner_only_spades = (pa & NON_SPADES) == 0 and pa != 0
-    q = 0
-    risky = 0
-    for s in range(4):
-        f = _field(h, s)
-        if f == 0:
-            continue
-        if s == 0 and not broken and (h & NON_SPADES) != 0:
-            continue
-        a = _field(o1, s)
-        b = _field(o3, s)
-        ho = HIGH13[a | b]
-        wins = f >> (ho + 1)
-        w = POP13[wins]
-        if w == 0:
-            continue
-        if s != 0:
-            if trumps1 and POP13[a] < w:
-                w = POP13[a]
-            if trumps3 and POP13[b] < w:
-                w = POP13[b]
-            if w == 0:
-                continue
-        pf = _field(pa, s)
-        lowest_win = LOW13[wins] + ho + 1
-        if (pf >> lowest_win) != 0 or (s != 0 and pf == 0 and partner_only_spades):
-            risky = 1
-        else:
-            q += w
-    return q + risky
-
-
-@njit
 def _gen(
     hands: IntArray,
     tc: IntArray,
@@ -251,12 +164,102 @@ def _gen(
 
 
 @njit
-def _top_trump_run(hands: IntArray) -> tuple[int, int]:
-    """(seat, k): the seat holding the highest remaining spade holds the top ``k`` spades, so
-    it wins at least ``k`` tricks whatever happens; (-1, 0) when no spade is left."""
+def _quick_tricks(hands: IntArray, leader: int, broken: bool, floor: IntArray) -> int:
+    """Tricks the leader's side surely takes by the leader cashing top cards, suit by suit.
+
+    A side suit counts no more often than an opponent who could ruff can follow. A suit where
+    partner might have to take over the lead (a higher card than the leader's lowest winner,
+    or only spades to ruff with) gives one trick at most, cashed last. ``floor[s]`` receives
+    the lowest rank of suit ``s`` the count relies on (13: none)."""
+    h = hands[leader]
+    o1 = hands[(leader + 1) & 3]
+    o3 = hands[(leader + 3) & 3]
+    pa = hands[leader ^ 2]
+    trumps1 = (o1 & 0x1FFF) != 0
+    trumps3 = (o3 & 0x1FFF) != 0
+    partner_only_spades = (pa & NON_SPADES) == 0 and pa != 0
+    q = 0
+    risky = -1
+    for s in range(4):
+        floor[s] = 13
+    for s in range(4):
+        f = _field(h, s)
+        if f == 0:
+            continue
+        if s == 0 and not broken and (h & NON_SPADES) != 0:
+            continue
+        a = _field(o1, s)
+        b = _field(o3, s)
+        ho = HIGH13[a | b]
+        wins = f >> (ho + 1)
+        w = POP13[wins]
+        if w == 0:
+            continue
+        if s != 0:
+            if trumps1 and POP13[a] < w:
+                w = POP13[a]
+            if trumps3 and POP13[b] < w:
+                w = POP13[b]
+            if w == 0:
+                continue
+        pf = _field(pa, s)
+        lowest_win = LOW13[wins] + ho + 1
+        if (pf >> lowest_win) != 0 or (s != 0 and pf == 0 and partner_only_spades):
+            if risky < 0:
+                risky = s
+        else:
+            q += w
+            floor[s] = lowest_win
+    if risky >= 0:
+        q += 1
+        floor[risky] = HIGH13[_field(h, risky)]
+    return q
+
+
+@njit
+def _quick_with_entry(hands: IntArray, leader: int, broken: bool, floor: IntArray, tmp: IntArray) -> int:
+    """The better of the leader cashing his own top cards and, when he can reach partner with
+    a lead partner wins for sure, partner cashing his (``floor`` as in ``_quick_tricks``)."""
+    q = _quick_tricks(hands, leader, broken, floor)
+    pa = leader ^ 2
+    h = hands[leader]
+    ph = hands[pa]
+    o1 = hands[(leader + 1) & 3]
+    o3 = hands[(leader + 3) & 3]
+    for s in range(4):
+        f = _field(h, s)
+        pf = _field(ph, s)
+        if f == 0 or pf == 0:
+            continue
+        if s == 0 and not broken and (h & NON_SPADES) != 0:
+            continue
+        a = _field(o1, s)
+        b = _field(o3, s)
+        top = HIGH13[pf]
+        if top < HIGH13[a | b] or top < HIGH13[f]:
+            continue
+        if s != 0 and ((a == 0 and (o1 & 0x1FFF) != 0) or (b == 0 and (o3 & 0x1FFF) != 0)):
+            continue
+        qp = _quick_tricks(hands, pa, broken, tmp)
+        if tmp[s] > top:
+            tmp[s] = top
+        if qp < 1:
+            qp = 1
+        if qp > q:
+            q = qp
+            for i in range(4):
+                floor[i] = tmp[i]
+        break
+    return q
+
+
+@njit
+def _top_trump_run(hands: IntArray) -> tuple[int, int, int]:
+    """(seat, k, floor): ``seat`` holds the top ``k`` spades (down to rank ``floor``), so it
+    wins at least ``k`` tricks whatever happens; (-1, 0, 13) when no spade is left."""
     u = (hands[0] | hands[1] | hands[2] | hands[3]) & 0x1FFF
     if u == 0:
-        return -1, 0
+        return -1, 0, 13
     r = HIGH13[u]
     seat = 0
     for s in range(4):
@@ -264,10 +267,152 @@ def _top_trump_run(hands: IntArray) -> tuple[int, int]:
             seat = s
     mine = hands[seat] & 0x1FFF
     k = 0
+    floor = 13
     while u and (mine >> HIGH13[u]) & 1:
         k += 1
-        u ^= 1 << HIGH13[u]
-    return seat, k
+        floor = HIGH13[u]
+        u ^= 1 << floor
+    return seat, k, floor
+
+
+@njit
+def _low(h: int) -> int:
+    """The lowest card of a mask (the only card, at the last trick)."""
+    return popcount((h & -h) - 1)
+
+
+# ---------------------------------------------------------------------- transposition table
+# Partition search, as in DDS: an entry holds a bound proven for every position with the same
+# suit lengths in each hand, the same leader and spades flag, and the same holders of the top
+# cards of each suit down to the lowest rank the proof relied on ("relevant" cards); the
+# smaller cards' identities did not matter, so they may differ.
+BUCKET = 4
+KIND_LB = 1
+KIND_UB = 2
+
+
+@njit
+def _lenkey(hands: IntArray, leader: int, broken: bool) -> int:
+    """Suit lengths of every hand (West's spades follow from the others), leader, spades flag."""
+    k = 0
+    for p in range(4):
+        h = hands[p]
+        for s in range(4):
+            if p == 3 and s == 3:
+                continue
+            k = (k << 4) | POP13[_field(h, s)]
+    return (k << 3) | (leader << 1) | (1 if broken else 0)
+
+
+@njit
+def _owners(hands: IntArray, seqs: IntArray) -> None:
+    """Per suit, the holders of its remaining cards from the highest down, 2 bits each."""
+    f0 = hands[0]
+    f1 = hands[1]
+    f2 = hands[2]
+    u = f0 | f1 | f2 | hands[3]
+    for s in range(4):
+        sh = 13 * s
+        x = 0
+        i = 0
+        for r in range(12, -1, -1):
+            b = 1 << (sh + r)
+            if u & b:
+                o = 0 if f0 & b else (1 if f1 & b else (2 if f2 & b else 3))
+                x |= o << (2 * i)
+                i += 1
+        seqs[s] = x
+
+
+@njit
+def _hash(k: int) -> int:
+    x = (k ^ (k >> 29)) & 0x3FFFFFFFFFFFFFFF
+    x = (x * 2654435761) & 0x3FFFFFFFFFFFFFFF
+    return x ^ (x >> 31)
+
+
+@njit
+def _entry_m(tpat: IntArray, slot: int, s: int) -> int:
+    m: int = (tpat[slot, s >> 1] >> (32 * (s & 1) + 26)) & 15
+    return m
+
+
+@njit
+def _entry_seq(tpat: IntArray, slot: int, s: int) -> int:
+    seq: int = (tpat[slot, s >> 1] >> (32 * (s & 1))) & 0x3FFFFFF
+    return seq
+
+
+@njit
+def _matches(tpat: IntArray, slot: int, seqs: IntArray) -> bool:
+    for s in range(4):
+        m = _entry_m(tpat, slot, s)
+        if m and (seqs[s] & ((1 << (2 * m)) - 1)) != _entry_seq(tpat, slot, s):
+            return False
+    return True
+
+
+@njit
+def _floors_of_entry(hands: IntArray, tpat: IntArray, slot: int, floor: IntArray) -> None:
+    """The entry's relevant cards as floors in this position (its m-th highest card per suit)."""
+    u = hands[0] | hands[1] | hands[2] | hands[3]
+    for s in range(4):
+        m = _entry_m(tpat, slot, s)
+        f = _field(u, s)
+        fl = 13
+        for _ in range(m):
+            fl = HIGH13[f]
+            f ^= 1 << fl
+        floor[s] = fl
+
+
+@njit
+def _store(
+    hands: IntArray,
+    lk: int,
+    kind: int,
+    value: int,
+    floor: IntArray,
+    tlen: IntArray,
+    tpat: IntArray,
+    tval: ByteArray,
+    tkind: ByteArray,
+    seqs: IntArray,
+) -> None:
+    """Record a bound with the floors it relied on; a tighter bound with the same relevant
+    cards replaces its entry in place, else the oldest slot of the bucket goes."""
+    _owners(hands, seqs)
+    u = hands[0] | hands[1] | hands[2] | hands[3]
+    p0 = 0
+    p1 = 0
+    for s in range(4):
+        m = 0
+        if floor[s] < 13:
+            m = POP13[_field(u, s) >> floor[s]]
+        word = (m << 26) | (seqs[s] & ((1 << (2 * m)) - 1))
+        if s < 2:
+            p0 |= word << (32 * s)
+        else:
+            p1 |= word << (32 * (s - 2))
+    base = (_hash(lk) & (tlen.shape[0] // BUCKET - 1)) * BUCKET
+    for i in range(BUCKET):
+        slot = base + i
+        if tkind[slot] == kind and tlen[slot] == lk and tpat[slot, 0] == p0 and tpat[slot, 1] == p1:
+            if (kind == KIND_LB and value > tval[slot]) or (kind == KIND_UB and value < tval[slot]):
+                tval[slot] = value
+            return
+    # Shift the bucket: newest first, the oldest falls out.
+    for i in range(BUCKET - 1, 0, -1):
+        tlen[base + i] = tlen[base + i - 1]
+        tpat[base + i, 0] = tpat[base + i - 1, 0]
+        tpat[base + i, 1] = tpat[base + i - 1, 1]
+        tval[base + i] = tval[base + i - 1]
+        tkind[base + i] = tkind[base + i - 1]
+    tlen[base] = lk
+    tpat[base, 0] = p0
+    tpat[base, 1] = p1
+    tval[base] = value
+    tkind[base] = kind
 
 
 # Frame fields of the explicit search stack (one row per depth, depth <= 52).
@@ -277,24 +422,14 @@ F_BROKEN = 2
 F_TARGET = 3
 F_N = 4
 F_I = 5
-F_IDX = 6
-F_LB = 7
-F_UB = 8
-F_CARD = 9
-NF = 10
+F_LK = 6
+F_CARD = 7
+NF = 8
 
 ENTER = 0
 NEXT = 1
 FINISH = 2
 EXIT = 3
-
-
-@njit
-def _same_key(ttk: IntArray, idx: int, key: IntArray) -> bool:
-    same: bool = (
-        ttk[idx, 0] == key[0] and ttk[idx, 1] == key[1] and ttk[idx, 2] == key[2] and ttk[idx, 3] == key[3]
-    )
-    return same
 
 
 @njit
@@ -305,21 +440,24 @@ def _search(
     leader0: int,
     broken0: bool,
     target0: int,
-    ttk: IntArray,
-    ttlb: ByteArray,
-    ttub: ByteArray,
-    ttmv: ByteArray,
+    tlen: IntArray,
+    tpat: IntArray,
+    tval: ByteArray,
+    tkind: ByteArray,
     fr: IntArray,
     ftc: IntArray,
+    ffl: IntArray,
     mvs: IntArray,
     scs: IntArray,
-    key: IntArray,
+    seqs: IntArray,
+    tmp: IntArray,
     stats: IntArray,
 ) -> bool:
     """Can North/South take ``target0`` or more of the tricks still to be won (the current one
     included)? ``tc0[:tn0]`` are the cards on the table, led by ``leader0``.
 
-    Alpha-beta on a yes/no value with an explicit stack (numba cannot cache recursive code)."""
+    Alpha-beta on a yes/no value with an explicit stack (numba cannot cache recursive code).
+    ``ffl[d]`` holds, per suit, the lowest rank the result at depth ``d`` relied on."""
     d = 0
     fr[0, F_TN] = tn0
     fr[0, F_LEADER] = leader0
@@ -336,8 +474,9 @@ def _search(
             leader = fr[d, F_LEADER]
             broken = fr[d, F_BROKEN] != 0
             target = fr[d, F_TARGET]
-            fr[d, F_IDX] = -1
-            pref = -1
+            for s in range(4):
+                ffl[d, s] = 13
+            fr[d, F_LK] = -1
             mode = NEXT
             if tn == 0:
                 r = popcount(hands[leader])
@@ -348,66 +487,66 @@ def _search(
                     result = False
                     mode = EXIT
                 elif r == 1:
-                    w = (
-                        leader
-                        + trick_winner(
-                            _low(hands[leader]),
-                            _low(hands[(leader + 1) & 3]),
-                            _low(hands[(leader + 2) & 3]),
-                            _low(hands[(leader + 3) & 3]),
-                        )
-                    ) & 3
+                    c0 = _low(hands[leader])
+                    c1 = _low(hands[(leader + 1) & 3])
+                    c2 = _low(hands[(leader + 2) & 3])
+                    c3 = _low(hands[(leader + 3) & 3])
+                    off = trick_winner(c0, c1, c2, c3)
+                    w = (leader + off) & 3
+                    wc = c0 if off == 0 else (c1 if off == 1 else (c2 if off == 2 else c3))
+                    ws = wc // 13
+                    n_same = (c0 // 13 == ws) + (c1 // 13 == ws) + (c2 // 13 == ws) + (c3 // 13 == ws)
+                    if n_same > 1:
+                        ffl[d, ws] = wc - 13 * ws
                     result = (w & 1) == 0
                     mode = EXIT
                 else:
-                    hsh = _key(hands, leader, broken, key)
-                    idx = hsh & (ttk.shape[0] - 1)
-                    if _same_key(ttk, idx, key):
-                        lb = int(ttlb[idx])
-                        ub = int(ttub[idx])
-                        m = ttmv[idx]
-                        if m >= 0:
-                            s = m >> 4
-                            u = _field(hands[0] | hands[1] | hands[2] | hands[3], s)
-                            for _ in range(m & 15):
-                                u &= u - 1
-                            pref = 13 * s + _low(u)
-                    else:
-                        ttk[idx, 0] = key[0]
-                        ttk[idx, 1] = key[1]
-                        ttk[idx, 2] = key[2]
-                        ttk[idx, 3] = key[3]
-                        ttmv[idx] = -1
-                        lb = 0
-                        ub = r
-                        q = _quick_tricks(hands, leader, broken)
-                        seat, k = _top_trump_run(hands)
-                        if (leader & 1) == 0:
-                            lb = q
-                            if seat >= 0 and (seat & 1) == 0 and k > lb:
-                                lb = k
-                            if seat >= 0 and (seat & 1) == 1:
-                                ub = r - k
-                        else:
-                            ub = r - q
-                            if seat >= 0 and (seat & 1) == 1 and r - k < ub:
-                                ub = r - k
-                            if seat >= 0 and (seat & 1) == 0:
-                                lb = k
-                        ttlb[idx] = lb
-                        ttub[idx] = ub
-                    fr[d, F_IDX] = idx
-                    fr[d, F_LB] = lb
-                    fr[d, F_UB] = ub
-                    if lb >= target:
-                        result = True
-                        mode = EXIT
-                    elif ub < target:
-                        result = False
-                        mode = EXIT
+                    lk = _lenkey(hands, leader, broken)
+                    fr[d, F_LK] = lk
+                    _owners(hands, seqs)
+                    base = (_hash(lk) & (tlen.shape[0] // BUCKET - 1)) * BUCKET
+                    for i in range(BUCKET):
+                        slot = base + i
+                        if tlen[slot] != lk or tkind[slot] == 0:
+                            continue
+                        if not _matches(tpat, slot, seqs):
+                            continue
+                        if tkind[slot] == KIND_LB and tval[slot] >= target:
+                            result = True
+                            mode = EXIT
+                        elif tkind[slot] == KIND_UB and tval[slot] < target:
+                            result = False
+                            mode = EXIT
+                        if mode == EXIT:
+                            stats[7] += 1
+                            _floors_of_entry(hands, tpat, slot, tmp)
+                            for s in range(4):
+                                ffl[d, s] = tmp[s]
+                            break
+                    if mode != EXIT:
+                        q = _quick_with_entry(hands, leader, broken, tmp[:4], tmp[4:])
+                        if (leader & 1) == 0 and q >= target:
+                            result = True
+                            mode = EXIT
+                        elif (leader & 1) == 1 and r - q < target:
+                            result = False
+                            mode = EXIT
+                        if mode == EXIT:
+                            for s in range(4):
+                                ffl[d, s] = tmp[s]
+                    if mode != EXIT:
+                        seat, k, fl = _top_trump_run(hands)
+                        if seat >= 0 and (seat & 1) == 0 and k >= target:
+                            result = True
+                            mode = EXIT
+                        elif seat >= 0 and (seat & 1) == 1 and r - k < target:
+                            result = False
+                            mode = EXIT
+                        if mode == EXIT:
+                            ffl[d, 0] = fl
             if mode == NEXT:
                 p = (leader + tn) & 3
-                fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref)
+                fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], -1)
                 fr[d, F_I] = 0
         if mode == NEXT:
             i = fr[d, F_I]
@@ -441,31 +580,12 @@ def _search(
                 mode = ENTER
                 continue
         if mode == FINISH:
-            idx = fr[d, F_IDX]
-            if idx >= 0:
-                leader = fr[d, F_LEADER]
-                broken = fr[d, F_BROKEN] != 0
-                target = fr[d, F_TARGET]
-                cut = result == ((leader & 1) == 0)
-                _key(hands, leader, broken, key)
-                if not _same_key(ttk, idx, key):
-                    ttk[idx, 0] = key[0]
-                    ttk[idx, 1] = key[1]
-                    ttk[idx, 2] = key[2]
-                    ttk[idx, 3] = key[3]
-                    ttlb[idx] = fr[d, F_LB]
-                    ttub[idx] = fr[d, F_UB]
-                    ttmv[idx] = -1
+            lk = fr[d, F_LK]
+            if lk >= 0:
                 if result:
-                    if target > ttlb[idx]:
-                        ttlb[idx] = target
-                elif target - 1 < ttub[idx]:
-                    ttub[idx] = target - 1
-                if cut:
-                    c = fr[d, F_CARD]
-                    s = c // 13
-                    u = _field(hands[0] | hands[1] | hands[2] | hands[3], s)
-                    ttmv[idx] = s * 16 + POP13[u & ((1 << (c - 13 * s)) - 1)]
+                    _store(hands, lk, KIND_LB, fr[d, F_TARGET], ffl[d], tlen, tpat, tval, tkind, seqs)
+                else:
+                    _store(hands, lk, KIND_UB, fr[d, F_TARGET] - 1, ffl[d], tlen, tpat, tval, tkind, seqs)
             mode = EXIT
         if mode == EXIT:
             if d == 0:
@@ -473,14 +593,33 @@ def _search(
             d -= 1
             tn = fr[d, F_TN]
             p = (fr[d, F_LEADER] + tn) & 3
-            hands[p] ^= 1 << fr[d, F_CARD]
-            mode = FINISH if result == ((p & 1) == 0) else NEXT
-
-
-@njit
-def _low(h: int) -> int:
-    """The lowest card of a mask (the only card, at the last trick)."""
-    return popcount((h & -h) - 1)
+            c = fr[d, F_CARD]
+            hands[p] ^= 1 << c
+            cut = result == ((p & 1) == 0)
+            first = fr[d, F_I] == 1
+            # The child's relevant cards, plus the trick's winning rank if it beat a card of
+            # its own suit, join this node's (a cut needs only the child that made it).
+            for s in range(4):
+                fl = ffl[d + 1, s]
+                if cut or first:
+                    ffl[d, s] = fl if fl < 13 else 13
+                elif fl < ffl[d, s]:
+                    ffl[d, s] = fl
+            if tn == 3:
+                c0 = ftc[d, 0]
+                c1 = ftc[d, 1]
+                c2 = ftc[d, 2]
+                off = trick_winner(c0, c1, c2, c)
+                wc = c0 if off == 0 else (c1 if off == 1 else (c2 if off == 2 else c))
+                ws = wc // 13
+                n_same = (c0 // 13 == ws) + (c1 // 13 == ws) + (c2 // 13 == ws) + (c // 13 == ws)
+                if n_same > 1 and wc - 13 * ws < ffl[d, ws]:
+                    ffl[d, ws] = wc - 13 * ws
+            if cut:
+                stats[1 + min(fr[d, F_I], 3) - 1 + (0 if tn > 0 else 3)] += 1
+                mode = FINISH
+            else:
+                mode = NEXT
 
 
 @njit
@@ -492,15 +631,17 @@ def _win_after(
     broken: bool,
     card: int,
     target: int,
-    ttk: IntArray,
-    ttlb: ByteArray,
-    ttub: ByteArray,
-    ttmv: ByteArray,
+    tlen: IntArray,
+    tpat: IntArray,
+    tval: ByteArray,
+    tkind: ByteArray,
     fr: IntArray,
     ftc: IntArray,
+    ffl: IntArray,
     mvs: IntArray,
     scs: IntArray,
-    key: IntArray,
+    seqs: IntArray,
+    tmp: IntArray,
     stats: IntArray,
 ) -> bool:
     """``_search`` after the seat to move plays ``card``."""
@@ -520,20 +661,39 @@ def _win_after(
             w,
             nb,
             target - (1 if (w & 1) == 0 else 0),
-            ttk,
-            ttlb,
-            ttub,
-            ttmv,
+            tlen,
+            tpat,
+            tval,
+            tkind,
             fr,
             ftc,
+            ffl,
             mvs,
             scs,
-            key,
+            seqs,
+            tmp,
             stats,
         )
     else:
         res = _search(
-            hands, child, tn + 1, leader, nb, target, ttk, ttlb, ttub, ttmv, fr, ftc, mvs, scs, key, stats
+            hands,
+            child,
+            tn + 1,
+            leader,
+            nb,
+            target,
+            tlen,
+            tpat,
+            tval,
+            tkind,
+            fr,
+            ftc,
+            ffl,
+            mvs,
+            scs,
+            seqs,
+            tmp,
+            stats,
         )
     hands[p] ^= 1 << card
     return res
@@ -548,15 +708,17 @@ def _solve(
     broken: bool,
     want_values: bool,
     values: IntArray,
-    ttk: IntArray,
-    ttlb: ByteArray,
-    ttub: ByteArray,
-    ttmv: ByteArray,
+    tlen: IntArray,
+    tpat: IntArray,
+    tval: ByteArray,
+    tkind: ByteArray,
     fr: IntArray,
     ftc: IntArray,
+    ffl: IntArray,
     mvs: IntArray,
     scs: IntArray,
-    key: IntArray,
+    seqs: IntArray,
+    tmp: IntArray,
     stats: IntArray,
 ) -> int:
     """North/South's remaining tricks with best play; with ``want_values``, ``values[c]`` is
@@ -567,7 +729,26 @@ def _solve(
     hi = r
     while lo < hi:
         t = (lo + hi + 1) // 2
-        if _search(hands, tc, tn, leader, broken, t, ttk, ttlb, ttub, ttmv, fr, ftc, mvs, scs, key, stats):
+        if _search(
+            hands,
+            tc,
+            tn,
+            leader,
+            broken,
+            t,
+            tlen,
+            tpat,
+            tval,
+            tkind,
+            fr,
+            ftc,
+            ffl,
+            mvs,
+            scs,
+            seqs,
+            tmp,
+            stats,
+        ):
             lo = t
         else:
             hi = t - 1
@@ -585,14 +766,50 @@ def _solve(
         if ns:
             t = v
             while t > 0 and not _win_after(
-                hands, tc, tn, leader, broken, c, t, ttk, ttlb, ttub, ttmv, fr, ftc, mvs, scs, key, stats
+                hands,
+                tc,
+                tn,
+                leader,
+                broken,
+                c,
+                t,
+                tlen,
+                tpat,
+                tval,
+                tkind,
+                fr,
+                ftc,
+                ffl,
+                mvs,
+                scs,
+                seqs,
+                tmp,
+                stats,
             ):
                 t -= 1
             val = t
         else:
             t = v + 1
             while t <= r and _win_after(
-                hands, tc, tn, leader, broken, c, t, ttk, ttlb, ttub, ttmv, fr, ftc, mvs, scs, key, stats
+                hands,
+                tc,
+                tn,
+                leader,
+                broken,
+                c,
+                t,
+                tlen,
+                tpat,
+                tval,
+                tkind,
+                fr,
+                ftc,
+                ffl,
+                mvs,
+                scs,
+                seqs,
+                tmp,
+                stats,
             ):
                 t += 1
             val = t - 1

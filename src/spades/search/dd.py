@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -61,16 +62,18 @@ class Solver:
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
         size = 1 << table_bits
-        self._ttk = np.full((size, 4), -1, dtype=np.int64)
-        self._ttlb = np.zeros(size, dtype=np.int8)
-        self._ttub = np.zeros(size, dtype=np.int8)
-        self._ttmv = np.full(size, -1, dtype=np.int8)
+        self._tlen = np.full(size, -1, dtype=np.int64)
+        self._tpat = np.zeros((size, 2), dtype=np.int64)
+        self._tval = np.zeros(size, dtype=np.int8)
+        self._tkind = np.zeros(size, dtype=np.int8)
         self._fr = np.zeros((54, NF), dtype=np.int64)
         self._ftc = np.zeros((54, 4), dtype=np.int64)
+        self._ffl = np.zeros((54, 4), dtype=np.int64)
         self._mvs = np.zeros((54, 16), dtype=np.int64)
         self._scs = np.zeros((54, 16), dtype=np.int64)
-        self._key = np.zeros(4, dtype=np.int64)
-        self._stats = np.zeros(4, dtype=np.int64)
+        self._seqs = np.zeros(4, dtype=np.int64)
+        self._tmp = np.zeros(8, dtype=np.int64)
+        self._stats = np.zeros(24, dtype=np.int64)
 
     def solve(
         self,
@@ -98,24 +101,31 @@ class Solver:
             bool(spades_broken),
             values,
             vals,
-            self._ttk,
-            self._ttlb,
-            self._ttub,
-            self._ttmv,
-            self._fr,
-            self._ftc,
-            self._mvs,
-            self._scs,
-            self._key,
-            self._stats,
+            *self._buffers(),
         )
         ms = (time.perf_counter() - t0) * 1000
         cv = {c: int(vals[c]) for c in range(52) if vals[c] >= 0} if values else {}
         return Solution(int(v), cv, int(self._stats[0]), ms)
 
+    def _buffers(self) -> tuple[np.ndarray[Any, Any], ...]:
+        return (
+            self._tlen,
+            self._tpat,
+            self._tval,
+            self._tkind,
+            self._fr,
+            self._ftc,
+            self._ffl,
+            self._mvs,
+            self._scs,
+            self._seqs,
+            self._tmp,
+            self._stats,
+        )
+
     def clear(self) -> None:
-        """Forget every stored position (only to measure a cold start; entries never go stale)."""
-        self._ttk.fill(-1)
+        """Forget every stored bound (only to measure a cold start; entries never go stale)."""
+        self._tkind.fill(0)
 
 
 _default: Solver | None = None

@@ -1,0 +1,118 @@
+"""Double dummy for the score: the best Spades score of a hand for given bids, not raw tricks.
+
+A side bidding 4 with 6 sure tricks may prefer to give two away rather than take bags, and a
+Nil bidder's partner must cover him; raw trick counts miss both. ``best_score`` plays every
+card to maximise North/South's hand score minus East/West's (contract, Nil and Blind Nil
+bonuses, bags and their penalty, from ``spades.scoring``), East/West minimising it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from spades.rules import Rules
+from spades.scoring import SeatBid, score_hand
+from spades.search._score_kernel import INF, NS_FIELDS, _score_solve
+from spades.search.dd import _check
+
+
+def payoff_table(
+    rules: Rules,
+    bids: Sequence[SeatBid],
+    totals_before: Sequence[int] = (0, 0),
+    bags_before: Sequence[int] = (0, 0),
+) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """``table[n, e, s, w]``: North/South's hand points minus East/West's for those tricks."""
+    if rules.players != 4 or not rules.teams:
+        raise ValueError("score mode needs a four-player partnership game")
+    if len(bids) != 4:
+        raise ValueError("score mode needs the four bids")
+    table = np.zeros((14, 14, 14, 14), dtype=np.int64)
+    for n in range(14):
+        for e in range(14 - n):
+            for s in range(14 - n - e):
+                w = 13 - n - e - s
+                hs = score_hand(rules, 0, bids, (n, e, s, w), totals_before, bags_before)
+                table[n, e, s, w] = hs.points[0] - hs.points[1]
+    return table
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSolution:
+    """North/South's hand score minus East/West's with best play, and after each legal card."""
+
+    value: int
+    card_values: dict[int, int] = field(default_factory=dict)
+    nodes: int = 0
+
+
+class ScoreSolver:
+    """Score-mode solver with its own table (exact keys include the tricks won so far)."""
+
+    def __init__(self, table_bits: int = 18) -> None:
+        size = 1 << table_bits
+        self._ttk = np.full((size, 4), -1, dtype=np.int64)
+        self._ttv = np.zeros((size, 2), dtype=np.int64)
+        self._fr = np.zeros((54, NS_FIELDS), dtype=np.int64)
+        self._ftc = np.zeros((54, 4), dtype=np.int64)
+        self._mvs = np.zeros((54, 16), dtype=np.int64)
+        self._scs = np.zeros((54, 16), dtype=np.int64)
+        self._key = np.zeros(4, dtype=np.int64)
+        self._stats = np.zeros(4, dtype=np.int64)
+        self._table_id = b""
+
+    def solve(
+        self,
+        hands: Sequence[int],
+        leader: int,
+        payoff: np.ndarray[Any, np.dtype[np.int64]],
+        trick: Sequence[int] = (),
+        spades_broken: bool = True,
+        tricks_won: Sequence[int] = (0, 0, 0, 0),
+    ) -> ScoreSolution:
+        """Best payoff from the position (``payoff`` from ``payoff_table``). Stored values are
+        payoffs of one table, so a different table empties the transposition table first."""
+        _check(hands, leader, trick)
+        payoff = np.ascontiguousarray(payoff, dtype=np.int64)
+        if payoff.shape != (14, 14, 14, 14):
+            raise ValueError("payoff must have shape (14, 14, 14, 14)")
+        table_id = hashlib.blake2b(payoff.tobytes(), digest_size=16).digest()
+        if table_id != self._table_id:
+            self._ttk.fill(-1)
+            self._table_id = table_id
+        if len(tricks_won) != 4 or sum(tricks_won) + hands[(leader + len(trick)) % 4].bit_count() != 13:
+            raise ValueError("tricks_won and the cards left must add up to 13 tricks")
+        h = np.array([int(x) for x in hands], dtype=np.int64)
+        tc = np.full(4, -1, dtype=np.int64)
+        tc[: len(trick)] = list(trick)
+        tw = sum(int(t) << (4 * i) for i, t in enumerate(tricks_won))
+        vals = np.zeros(52, dtype=np.int64)
+        self._stats[0] = 0
+        v = _score_solve(
+            h, tc, len(trick), leader, bool(spades_broken), tw, payoff, vals,
+            self._ttk, self._ttv, self._fr, self._ftc, self._mvs, self._scs, self._key, self._stats,
+        )  # fmt: skip
+        cv = {c: int(vals[c]) for c in range(52) if vals[c] > -INF - 1}
+        return ScoreSolution(int(v), cv, int(self._stats[0]))
+
+
+def best_score(
+    hands: Sequence[int],
+    leader: int,
+    rules: Rules,
+    bids: Sequence[SeatBid],
+    trick: Sequence[int] = (),
+    spades_broken: bool = True,
+    tricks_won: Sequence[int] = (0, 0, 0, 0),
+    *,
+    totals_before: Sequence[int] = (0, 0),
+    bags_before: Sequence[int] = (0, 0),
+) -> ScoreSolution:
+    """One-off score-mode solve (a fresh table); for many calls keep a ``ScoreSolver``."""
+    table = payoff_table(rules, bids, totals_before, bags_before)
+    return ScoreSolver(16).solve(hands, leader, table, trick, spades_broken, tricks_won)
