@@ -69,7 +69,9 @@ def describe(game: Game, players: Sequence[str]) -> str:
             lines.append(_trick_line(game, k, t, players))
         rest = log.plays[len(tricks) * n :]
         if rest:
-            lines.append("  Trick in progress: " + " ".join(card_text(c) for c in rest))
+            leader = tricks[-1].winner if tricks else (log.dealer + 1) % n
+            played = ", ".join(f"{players[(leader + i) % n]} {card_text(c)}" for i, c in enumerate(rest))
+            lines.append(f"  Trick {len(tricks) + 1:>2} (in progress): {played}")
         if i < len(game.scores):
             s = game.scores[i]
             taken = ", ".join(f"{players[k]} {s.tricks[k]}" for k in range(n))
