@@ -254,10 +254,7 @@ class HeuristicBot(Bot):
         if partner_nil:
             bid = max(bid, int(est + 0.7))
             notes.append("partner bid nil so I will cover")
-        if obs.players == 2:
-            bid = min(bid, 13)
-        bid = max(bid, 1)
-        bid = min(bid, 13)
+        bid = min(max(bid, 1), 13)
         while bid not in numbers:
             bid += 1 if bid < min(numbers) else -1
         reason = "; ".join(([", ".join(words)] if words else ["no sure tricks"]) + notes)
