@@ -499,7 +499,8 @@ def _play_normal(k: Knowledge, obs: Observation, cards: list[int]) -> tuple[int,
                 else _discard(k, losers, False)
             )
             return c, "let the nil bidder take this trick"
-        if any(s in later for s in opp_nils) and not (need > 0 and len(later) == 1):
+        covered = k.teams and wseat in k.opponents() and (best < 13 or best % 13 >= TEN)
+        if any(s in later for s in opp_nils) and not covered and not (need > 0 and len(later) == 1):
             # Any card under the best keeps the bar low; the highest such saves my low cards
             # for leading through the nil later.
             c = max(losers, key=lambda x: x % 13) if following else _discard(k, losers, high=True)
