@@ -284,6 +284,8 @@ class _Session:
             err = actor.join(seat, msg.name)
             return True if err is None else self.error(err)
         if isinstance(msg, HintMsg):
+            if not actor.conf.hints:
+                return self.error("hints are turned off at this table")
             if self.hinting:
                 return self.error("a hint is already being worked out")
             self.hinting = True
