@@ -255,3 +255,19 @@ def test_two_player_draw_keeps_high_cards() -> None:
         game.deal(stock=stock)
         d = decide(game, HeuristicBot(seed=0), game.turn)
         assert d.action == Draw(keep), (top, d)
+
+
+def test_nil_bidder_sheds_a_spade_under_a_higher_trump() -> None:
+    # East leads 2H, South trumps with QS, West follows; North (nil, void in hearts) drops JS.
+    game = position(
+        {
+            0: "JS 4S KD 2D 3D 4D 5D 2C 3C 4C 5C 6C 7C",
+            1: "2H",
+            2: "QS AS KS 6D 7D 8D 9D TD JD QD AD 8C 9C",
+            3: "3H",
+        },
+        {1: 3, 2: 4, 3: 3, 0: "nil"},
+        ["2H", "QS", "3H"],
+        first_dealer=0,
+    )
+    assert card_text(choice(game)) == "JS"

@@ -361,6 +361,9 @@ def _play_nil(k: Knowledge, cards: list[int]) -> tuple[int, str]:
     if under:
         c = max(under, key=lambda x: (x // 13 == lead or x < 13, x % 13))
         if c // 13 != lead:
+            spades_under = [x for x in under if x < 13]
+            if best < 13 and lead != 0 and spades_under:
+                return max(spades_under), "nil: the trick is trumped higher, so shed a spade under it"
             c = _discard(k, under, high=True)
             return c, "nil: void, so shed my most dangerous card"
         return c, "nil: the highest card that still ducks"
