@@ -22,7 +22,7 @@ def recompute(folder: Path) -> dict[str, float]:
     hands = 0
     wins = 0.0
     games = 0
-    nil_a = nil_a_made = 0
+    nil_a = nil_a_made = blind_a = 0
     for path in sorted(folder.glob("*.json")):
         rep = record.load(path)
         game = rep.game
@@ -41,6 +41,7 @@ def recompute(folder: Path) -> dict[str, float]:
                 for s in side_seats(rules, side):
                     if score.bids[s].is_nil:
                         nil_a += 1
+                        blind_a += score.bids[s].blind
                         nil_a_made += score.tricks[s] == 0
         games += 1
         best_a = max(game.totals[s] for s in a_sides)
@@ -56,6 +57,7 @@ def recompute(folder: Path) -> dict[str, float]:
         "a_win_rate": wins / games,
         "nil_bids": nil_a,
         "nil_made": nil_a_made,
+        "blind_nil_bids": blind_a,
     }
 
 
@@ -73,6 +75,7 @@ def test_report_matches_the_saved_records(tmp_path: Path, rules: Rules, kind: st
     assert rep["a_win_rate"] == pytest.approx(again["a_win_rate"])
     assert rep["sides"]["a"]["nil_bids"] == again["nil_bids"]
     assert rep["sides"]["a"]["nil_made"] == again["nil_made"]
+    assert rep["sides"]["a"]["blind_nil_bids"] == again["blind_nil_bids"]
     lo, hi = rep["points_per_hand_ci95"]
     assert lo <= rep["points_per_hand"] <= hi
     wlo, whi = rep["a_win_rate_ci95"]
@@ -152,3 +155,32 @@ def test_intervals() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     lo2, hi2 = bootstrap_ratio([(10.0, 1), (30.0, 1), (20.0, 1)] * 20, seed=1)
     assert lo2 < 20 < hi2
+
+
+def test_no_duplicate_and_json_rules(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli,
+        [
+            "match",
+            "heuristic",
+            "random",
+            "--games",
+            "3",
+            "--no-duplicate",
+            "--rules",
+            '{"preset": "hoyle", "target": 150}',
+            "-j",
+            "1",
+            "--json",
+            "--out",
+            str(tmp_path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    rep = json.loads(result.output)
+    assert rep["games"] == 3 and rep["duplicate"] is False
+    assert rep["rules"] == {"preset": "hoyle", "target": 150}
+    names = sorted(p.name for p in tmp_path.glob("*.json"))
+    assert names == ["deal00000-ab.json", "deal00001-ba.json", "deal00002-ab.json"]
+    again = recompute(tmp_path)
+    assert again["games"] == 3 and again["points_per_hand"] == pytest.approx(rep["points_per_hand"])

@@ -59,6 +59,8 @@ class SideStats:
     bags: int = 0
     nil_bids: int = 0
     nil_made: int = 0
+    blind_nil_bids: int = 0
+    blind_nil_made: int = 0
     opp_nils: int = 0
     opp_nils_broken: int = 0
     faults: int = 0
@@ -125,8 +127,10 @@ def hand_stats(rules: Rules, score: HandScore, seats: Sequence[int], others: Seq
         for s in members:
             if score.bids[s].is_nil:
                 st.nil_bids += 1
+                st.blind_nil_bids += score.bids[s].blind
                 if score.tricks[s] == 0:
                     st.nil_made += 1
+                    st.blind_nil_made += score.bids[s].blind
                 else:
                     st.bags += score.tricks[s]
     for s in others:
@@ -314,6 +318,8 @@ def _side_report(st: SideStats, hands: int, n_sides: int) -> dict[str, Any]:
         "bags_per_hand": st.bags / per,
         "nil_bids": st.nil_bids,
         "nil_made": st.nil_made,
+        "blind_nil_bids": st.blind_nil_bids,
+        "blind_nil_made": st.blind_nil_made,
         "opp_nils": st.opp_nils,
         "opp_nils_broken": st.opp_nils_broken,
         "faults": st.faults,

@@ -56,6 +56,8 @@ def report_text(rep: dict[str, Any]) -> str:
         ("bags per hand", "bags_per_hand", "{:.2f}"),
         ("nil bids", "nil_bids", "{}"),
         ("nil made", "nil_made", "{}"),
+        ("  of which blind: bid", "blind_nil_bids", "{}"),
+        ("  of which blind: made", "blind_nil_made", "{}"),
         ("opponents' nils broken", "opp_nils_broken", "{}"),
         ("faults", "faults", "{}"),
         ("decisions", "decisions", "{}"),
