@@ -2,8 +2,8 @@
 player does, from its own observation only (card counting and voids come from
 ``spades.bots.knowledge``).
 
-It is also the rollout and fallback policy of the ``expert`` bot, so every decision is a
-handful of mask operations: no search, no sampling. Each ``Decision`` carries a one-line
+Every decision is a handful of mask operations (no search, no sampling), so a search can
+use it as a rollout or fallback policy. Each ``Decision`` carries a one-line
 ``why`` for hints.
 """
 
