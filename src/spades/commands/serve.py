@@ -40,4 +40,7 @@ def command(host: str, port: int, db_url: str | None, log_level: str) -> None:
         ws="websockets-sansio",
         ws_max_size=65536,
         ws_ping_interval=20,
+        # State messages are a few kB; compressing each for every seat cost more CPU than it
+        # saved, and CPU is what limits how many tables one process serves.
+        ws_per_message_deflate=False,
     )
