@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from spades.search.playout import _run
 from spades.search._jit import HIGH13, LOW13, NON_SPADES, POP13, njit, popcount, trick_winner
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
@@ -116,6 +117,8 @@ def _gen(
                         score = 20 - rep if ruff else 90 + rep
                     elif hp > ho:
                         score = 70 - rep
+                    elif s != 0 and hp < 0 and (hands[partner] & 0x1FFF) != 0:
+                        score = 60 - rep
                     else:
                         score = 40 - rep - (10 if s == 0 else 0)
                 else:
@@ -377,9 +380,12 @@ def _store(
     tpat: IntArray,
     tval: ByteArray,
     tkind: ByteArray,
+    tmv: ByteArray,
+    bm: int,
     seqs: IntArray,
 ) -> None:
-    """Record a bound with the floors it relied on; a tighter bound with the same relevant
+    """Record a bound with the floors it relied on (and the lead that proved it, as suit and
+    place from the top, or -1); a tighter bound with the same relevant
     cards replaces its entry in place, else the oldest slot of the bucket goes."""
     _owners(hands, seqs)
     u = hands[0] | hands[1] | hands[2] | hands[3]
@@ -400,6 +406,8 @@ def _store(
         if tkind[slot] == kind and tlen[slot] == lk and tpat[slot, 0] == p0 and tpat[slot, 1] == p1:
             if (kind == KIND_LB and value > tval[slot]) or (kind == KIND_UB and value < tval[slot]):
                 tval[slot] = value
+            if bm >= 0:
+                tmv[slot] = bm
             return
     # Shift the bucket: newest first, the oldest falls out.
     for i in range(BUCKET - 1, 0, -1):
@@ -408,11 +416,13 @@ def _store(
         tpat[base + i, 1] = tpat[base + i - 1, 1]
         tval[base + i] = tval[base + i - 1]
         tkind[base + i] = tkind[base + i - 1]
+        tmv[base + i] = tmv[base + i - 1]
     tlen[base] = lk
     tpat[base, 0] = p0
     tpat[base, 1] = p1
     tval[base] = value
     tkind[base] = kind
+    tmv[base] = bm
 
 
 # Frame fields of the explicit search stack (one row per depth, depth <= 52).
@@ -444,6 +454,7 @@ def _search(
     tpat: IntArray,
     tval: ByteArray,
     tkind: ByteArray,
+    tmv: ByteArray,
     fr: IntArray,
     ftc: IntArray,
     ffl: IntArray,
@@ -477,6 +488,7 @@ def _search(
             for s in range(4):
                 ffl[d, s] = 13
             fr[d, F_LK] = -1
+            pref = -1
             mode = NEXT
             if tn == 0:
                 r = popcount(hands[leader])
@@ -511,6 +523,13 @@ def _search(
                             continue
                         if not _matches(tpat, slot, seqs):
                             continue
+                        if pref < 0 and tmv[slot] >= 0:
+                            ps = tmv[slot] >> 4
+                            f = _field(hands[0] | hands[1] | hands[2] | hands[3], ps)
+                            for _ in range(tmv[slot] & 15):
+                                f ^= 1 << HIGH13[f]
+                            if f:
+                                pref = 13 * ps + HIGH13[f]
                         if tkind[slot] == KIND_LB and tval[slot] >= target:
                             result = True
                             mode = EXIT
@@ -546,7 +565,7 @@ def _search(
                             ffl[d, 0] = fl
             if mode == NEXT:
                 p = (leader + tn) & 3
-                fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], -1)
+                fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref)
                 fr[d, F_I] = 0
         if mode == NEXT:
             i = fr[d, F_I]
@@ -582,10 +601,31 @@ def _search(
         if mode == FINISH:
             lk = fr[d, F_LK]
             if lk >= 0:
+                bm = -1
+                if result == ((fr[d, F_LEADER] & 1) == 0):
+                    c = fr[d, F_CARD]
+                    cs = c // 13
+                    above = _field(hands[0] | hands[1] | hands[2] | hands[3], cs) >> (c - 13 * cs + 1)
+                    bm = cs * 16 + POP13[above]
                 if result:
-                    _store(hands, lk, KIND_LB, fr[d, F_TARGET], ffl[d], tlen, tpat, tval, tkind, seqs)
+                    _store(
+                        hands, lk, KIND_LB, fr[d, F_TARGET], ffl[d], tlen, tpat, tval, tkind, tmv, bm, seqs
+                    )
                 else:
-                    _store(hands, lk, KIND_UB, fr[d, F_TARGET] - 1, ffl[d], tlen, tpat, tval, tkind, seqs)
+                    _store(
+                        hands,
+                        lk,
+                        KIND_UB,
+                        fr[d, F_TARGET] - 1,
+                        ffl[d],
+                        tlen,
+                        tpat,
+                        tval,
+                        tkind,
+                        tmv,
+                        bm,
+                        seqs,
+                    )
             mode = EXIT
         if mode == EXIT:
             if d == 0:
@@ -635,6 +675,7 @@ def _win_after(
     tpat: IntArray,
     tval: ByteArray,
     tkind: ByteArray,
+    tmv: ByteArray,
     fr: IntArray,
     ftc: IntArray,
     ffl: IntArray,
@@ -665,6 +706,7 @@ def _win_after(
             tpat,
             tval,
             tkind,
+            tmv,
             fr,
             ftc,
             ffl,
@@ -686,6 +728,7 @@ def _win_after(
             tpat,
             tval,
             tkind,
+            tmv,
             fr,
             ftc,
             ffl,
@@ -712,6 +755,7 @@ def _solve(
     tpat: IntArray,
     tval: ByteArray,
     tkind: ByteArray,
+    tmv: ByteArray,
     fr: IntArray,
     ftc: IntArray,
     ffl: IntArray,
@@ -727,8 +771,24 @@ def _solve(
     r = popcount(hands[p])
     lo = 0
     hi = r
+    # Start next to a greedy playout's result: the answer is usually within a trick of it, and
+    # the probes far from the answer are the cheap ones.
+    sim = hands.copy()
+    stc = tc.copy()
+    tw = np.zeros(4, dtype=np.int64)
+    _run(sim, stc, tn, leader, broken, tw, 1, 1, np.empty(0, dtype=np.int64))
+    t = tw[0] + tw[2]
+    if t < 1:
+        t = 1
+    if t > r:
+        t = r
+    probes = 0
     while lo < hi:
-        t = (lo + hi + 1) // 2
+        if probes == 1:
+            t = lo + 1 if lo == t else hi  # the neighbour of the guess, on the open side
+        elif probes > 1:
+            t = (lo + hi + 1) // 2
+        probes += 1
         if _search(
             hands,
             tc,
@@ -740,6 +800,7 @@ def _solve(
             tpat,
             tval,
             tkind,
+            tmv,
             fr,
             ftc,
             ffl,
@@ -777,6 +838,7 @@ def _solve(
                 tpat,
                 tval,
                 tkind,
+                tmv,
                 fr,
                 ftc,
                 ffl,
@@ -802,6 +864,7 @@ def _solve(
                 tpat,
                 tval,
                 tkind,
+                tmv,
                 fr,
                 ftc,
                 ffl,

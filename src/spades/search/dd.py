@@ -66,6 +66,7 @@ class Solver:
         self._tpat = np.zeros((size, 2), dtype=np.int64)
         self._tval = np.zeros(size, dtype=np.int8)
         self._tkind = np.zeros(size, dtype=np.int8)
+        self._tmv = np.full(size, -1, dtype=np.int8)
         self._fr = np.zeros((54, NF), dtype=np.int64)
         self._ftc = np.zeros((54, 4), dtype=np.int64)
         self._ffl = np.zeros((54, 4), dtype=np.int64)
@@ -113,6 +114,7 @@ class Solver:
             self._tpat,
             self._tval,
             self._tkind,
+            self._tmv,
             self._fr,
             self._ftc,
             self._ffl,
