@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from spades.search.playout import _run
 from spades.search._jit import HIGH13, LOW13, NON_SPADES, POP13, njit, popcount, trick_winner
+from spades.search.playout import _run
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 ByteArray = np.ndarray[Any, np.dtype[np.int8]]
