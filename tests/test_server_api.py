@@ -321,3 +321,9 @@ def test_a_deal_that_does_not_match_its_deck_is_caught(client: TestClient) -> No
     _, checks = verify_record(rec)
     assert not checks[0].ok and "does not give the recorded hands" in checks[0].why
     assert all(c.ok for c in checks[1:])
+
+
+def test_oversized_bodies_are_refused(client: TestClient) -> None:
+    huge = {"rules": {"preset": "standard"}, "seats": BOTS4, "pad": "x" * 20_000}
+    r = client.post("/api/tables", json=huge)
+    assert r.status_code == 413 and "over" in r.json()["error"]

@@ -49,6 +49,8 @@ STATIC = Path(__file__).with_name("static")
 RATE_PER_S = 10.0
 RATE_BURST = 30.0
 MAX_REFUSED = 200
+MAX_BODY_BYTES = 16_384
+MAX_RECORD_BYTES = 2_000_000
 
 
 class RateLimit:
@@ -86,6 +88,16 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
     app.state.manager = manager
     app.state.store = the_store
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.middleware("http")
+    async def _limit_body(request: Request, call_next: Any) -> Response:
+        # Refuse oversized bodies before reading them: tables are tiny, records are not.
+        limit = MAX_RECORD_BYTES if request.url.path == "/api/replay" else MAX_BODY_BYTES
+        size = request.headers.get("content-length")
+        if size is not None and (not size.isdigit() or int(size) > limit):
+            return JSONResponse({"error": f"request body over {limit} bytes"}, status_code=413)
+        response: Response = await call_next(request)
+        return response
 
     @app.exception_handler(SpadesError)
     async def _spades_error(_request: Request, exc: SpadesError) -> JSONResponse:
@@ -162,8 +174,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
     @app.post("/api/replay")
     async def post_replay(request: Request) -> JSONResponse:
         body = await request.body()
-        if len(body) > 2_000_000:
-            raise SpadesError("the record is larger than 2 MB")
+        if len(body) > MAX_RECORD_BYTES:
+            raise SpadesError(f"the record is over {MAX_RECORD_BYTES} bytes")
         try:
             data = json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
