@@ -170,7 +170,8 @@ def _gen(
 def _quick_tricks(hands: IntArray, leader: int, broken: bool, floor: IntArray) -> int:
     """Tricks the leader's side surely takes by the leader cashing top cards, suit by suit.
 
-    A side suit counts no more often than an opponent who could ruff can follow. A suit where
+    A side suit counts no more often than an opponent who could ruff can follow (unless the
+    leader's spade winners draw every opponent's spade first). A suit where
     partner might have to take over the lead (a higher card than the leader's lowest winner,
     or only spades to ruff with) gives one trick at most, cashed last. ``floor[s]`` receives
     the lowest rank of suit ``s`` the count relies on (13: none)."""
@@ -213,6 +214,11 @@ def _quick_tricks(hands: IntArray, leader: int, broken: bool, floor: IntArray) -
         else:
             q += w
             floor[s] = lowest_win
+            if s == 0 and w >= POP13[a] and w >= POP13[b]:
+                # Cashing these spades first draws the opponents' trumps: no side suit
+                # can be ruffed afterwards.
+                trumps1 = False
+                trumps3 = False
     if risky >= 0:
         q += 1
         floor[risky] = HIGH13[_field(h, risky)]
@@ -310,20 +316,25 @@ def _lenkey(hands: IntArray, leader: int, broken: bool) -> int:
 @njit
 def _owners(hands: IntArray, seqs: IntArray) -> None:
     """Per suit, the holders of its remaining cards from the highest down, 2 bits each."""
-    f0 = hands[0]
-    f1 = hands[1]
-    f2 = hands[2]
-    u = f0 | f1 | f2 | hands[3]
+    h0 = hands[0]
+    h1 = hands[1]
+    h2 = hands[2]
+    h3 = hands[3]
     for s in range(4):
         sh = 13 * s
+        f0 = (h0 >> sh) & 0x1FFF
+        f1 = (h1 >> sh) & 0x1FFF
+        f2 = (h2 >> sh) & 0x1FFF
+        u = f0 | f1 | f2 | ((h3 >> sh) & 0x1FFF)
         x = 0
         i = 0
-        for r in range(12, -1, -1):
-            b = 1 << (sh + r)
-            if u & b:
-                o = 0 if f0 & b else (1 if f1 & b else (2 if f2 & b else 3))
-                x |= o << (2 * i)
-                i += 1
+        while u:
+            r = HIGH13[u]
+            b = 1 << r
+            u ^= b
+            o = 0 if f0 & b else (1 if f1 & b else (2 if f2 & b else 3))
+            x |= o << i
+            i += 2
         seqs[s] = x
 
 
