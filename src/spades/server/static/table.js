@@ -296,7 +296,7 @@ function renderSide(t) {
   table.appendChild(h("thead", {}, head, sub));
   const body = h("tbody");
   for (const r of t.sheet) {
-    const tr = h("tr", {}, h("td", {}, r.hand), h("td", {}, r.bids.map(bidText).join(" / ")), h("td", {}, r.tricks.join(" / ")));
+    const tr = h("tr", {}, h("td", {}, r.hand), h("td", { class: "nowrap" }, r.bids.map((b) => bidText(b).replace("Blind Nil", "BN")).join("/")), h("td", { class: "nowrap" }, r.tricks.join("/")));
     for (let s = 0; s < sides; s++) {
       tr.appendChild(h("td", { class: r.points[s] < 0 ? "neg" : "" }, (r.points[s] > 0 ? "+" : "") + r.points[s]));
       tr.appendChild(h("td", {}, r.bags[s]));
