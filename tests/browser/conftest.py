@@ -51,13 +51,14 @@ class Server:
             return json.loads(r.read())
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    pytest.importorskip("uvicorn")
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    db = tmp_path_factory.mktemp("web") / "web.db"
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+    """``spades serve`` on ``port``, returned once it answers."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "spades", "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
         stdout=subprocess.DEVNULL,
@@ -70,7 +71,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             break
         except OSError:
             time.sleep(0.1)
-    yield srv
+    return proc
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    pytest.importorskip("uvicorn")
+    port = free_port()
+    proc = start_server(port, tmp_path_factory.mktemp("web") / "web.db")
+    yield Server(port)
     proc.kill()
     proc.wait()
 
