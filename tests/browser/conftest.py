@@ -1,77 +1,12 @@
-"""A real ``spades serve`` and Debian's Chromium (never a downloaded browser) for page tests."""
+"""Fixtures of the page tests: one server per module and one headless Chromium."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-ARTIFACTS = Path(__file__).resolve().parents[1] / "_artifacts"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-extensions",
-    "--disable-sync",
-    "--no-first-run",
-    "--mute-audio",
-]
-
-
-def chromium_path() -> str | None:
-    for cand in (os.environ.get("SPADES_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
-        if cand and Path(cand).exists():
-            return cand
-    return None
-
-
-class Server:
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.base = f"http://127.0.0.1:{port}"
-
-    def api(self, path: str, body: Any = None) -> Any:
-        req = urllib.request.Request(
-            self.base + path,
-            data=None if body is None else json.dumps(body).encode(),
-            headers={"content-type": "application/json"},
-        )
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
-    """``spades serve`` on ``port``, returned once it answers."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "spades", "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    srv = Server(port)
-    for _ in range(300):
-        try:
-            srv.api("/api/info")
-            break
-        except OSError:
-            time.sleep(0.1)
-    return proc
+from pageserver import ARTIFACTS, LAUNCH_ARGS, Server, chromium_path, free_port, start_server
 
 
 @pytest.fixture(scope="module")

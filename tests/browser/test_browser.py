@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from conftest import ARTIFACTS, Server
+from pageserver import ARTIFACTS, Server
 
 
 def act_once(page: Any, dismiss: bool = True) -> str | None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ARTIFACTS, Server, free_port, start_server
+from pageserver import ARTIFACTS, Server, free_port, start_server
 
 
 def test_the_page_reconnects_after_the_server_is_killed(browser: Any, tmp_path: Path) -> None:
