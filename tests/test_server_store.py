@@ -119,3 +119,38 @@ def test_a_table_whose_log_no_longer_replays_is_skipped(store: Store) -> None:
     mgr.load_all()
     assert mgr.get(good) is not None
     assert mgr.get(bad) is None
+
+
+def test_a_refused_deal_is_retried_and_the_action_before_it_stands(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_append = store.append
+    refused: list[int] = []
+
+    def flaky(table_id: str, seq: int, kind: str, data: dict[str, object]) -> None:
+        if kind == "deal" and seq > 10 and not refused:
+            refused.append(seq)
+            raise StoreError("the database refused a write: disk full (simulated)")
+        real_append(table_id, seq, kind, data)
+
+    monkeypatch.setattr(store, "append", flaky)
+
+    async def play() -> TableActor:
+        mgr = TableManager(store, hint_level="heuristic")
+        actor = mgr.create(
+            CreateTable(rules={"target": 100}, seats=[SeatSpec(bot="heuristic")] * 4, bot_delay_ms=0)
+        )
+        for _ in range(100_000):
+            if actor.game.hand_number >= 2 and actor.game.logs[-1].plays:
+                break
+            await asyncio.sleep(0)
+        await mgr.stop()
+        return actor
+
+    actor = asyncio.run(play())
+    assert refused, "the simulated failure never happened"
+    assert actor.game.hand_number >= 2 and len(actor.game.scores) >= 1
+    stored = store.load(actor.id)
+    assert stored is not None
+    again = TableActor.restore(stored, store, "heuristic")
+    assert again.game.history == actor.game.history

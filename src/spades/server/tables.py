@@ -197,7 +197,8 @@ class TableActor:
         for seq, kind, data in stored.events:
             actor._apply_event(kind, data)
             actor.seq = seq
-        actor.status = stored.status
+        # The status column is a convenience for listings; the log is the truth.
+        actor.status = "waiting"
         now = time.monotonic()
         actor.away_since = [now if s.kind == "human" else None for s in actor.conf.seats]
         actor._advance()
@@ -231,6 +232,15 @@ class TableActor:
         self.clock.version += 1
         self.clock.changed_at = time.monotonic()
 
+    def _advance_or_retry(self) -> None:
+        """Run the dealer chores after an accepted action. The action itself is already
+        written and stands; if the store refuses the chores (the next deal), the driver task
+        retries them, so the reply to the player is still "accepted"."""
+        try:
+            self._advance()
+        except StoreError as e:
+            log.error("table %s: %s; the driver will retry", self.id, e)
+
     def _advance(self) -> None:
         """Dealer chores: start when every seat is filled, deal each hand, notice the end."""
         status = self.status
@@ -262,9 +272,9 @@ class TableActor:
             return f"{seat_name(seat, self.game.n)} is already taken by {self.names[seat]}"
         try:
             self._commit("join", {"seat": seat, "name": name})
-            self._advance()
         except StoreError as e:
             return str(e)
+        self._advance_or_retry()
         self._changed()
         return None
 
@@ -279,9 +289,9 @@ class TableActor:
             return str(e)
         try:
             self._commit("act", {"seat": seat, "a": encode_action(action)})
-            self._advance()
         except StoreError as e:
             return str(e)
+        self._advance_or_retry()
         self._changed()
         return None
 
@@ -535,9 +545,24 @@ class TableActor:
             return None
         return seat, max(away + self.conf.away_s, self.clock.changed_at + delay)
 
+    def _chores_pending(self) -> bool:
+        g = self.game
+        everyone = all(n is not None for n in self.names)
+        return (self.status == "waiting" and everyone) or (
+            self.status == "playing" and (g.phase is Phase.DEAL or g.is_over)
+        )
+
     async def _drive(self) -> None:
         while self.status == "playing" or self.status == "waiting":
             self._wake.clear()
+            if self._chores_pending():  # a deal the store refused earlier
+                try:
+                    self._advance()
+                except StoreError as e:
+                    log.error("table %s: %s; retrying in 1 s", self.id, e)
+                    await asyncio.sleep(1)
+                    continue
+                self._changed()
             due = self._auto_due()
             if due is None:
                 await self._wake.wait()
