@@ -138,7 +138,7 @@ def test_a_refused_deal_is_retried_and_the_action_before_it_stands(
     async def play() -> TableActor:
         mgr = TableManager(store, hint_level="heuristic")
         actor = mgr.create(
-            CreateTable(rules={"target": 100}, seats=[SeatSpec(bot="heuristic")] * 4, bot_delay_ms=0)
+            CreateTable(rules={"target": 1000}, seats=[SeatSpec(bot="heuristic")] * 4, bot_delay_ms=0)
         )
         for _ in range(100_000):
             if actor.game.hand_number >= 2 and actor.game.logs[-1].plays:
