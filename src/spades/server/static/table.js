@@ -210,7 +210,8 @@ function renderControls(t) {
   if (can.bids && can.bids.length) {
     const row = h("div", { class: "row bids", role: "group", "aria-label": "your bid" });
     for (const b of can.bids) {
-      row.appendChild(h("button", { type: "button", class: "bid", "data-bid": b, onclick: () => send({ type: "bid", bid: b === 0 ? "nil" : b }) }, b === 0 ? "Nil" : String(b)));
+      const hinted = hint && (hint.action === `bid ${b}` || (b === 0 && hint.action === "bid nil"));
+      row.appendChild(h("button", { type: "button", class: hinted ? "bid hinted" : "bid", "data-bid": b, onclick: () => send({ type: "bid", bid: b === 0 ? "nil" : b }) }, b === 0 ? "Nil" : String(b)));
     }
     box.appendChild(h("p", {}, "Your bid:"));
     box.appendChild(row);
