@@ -3,6 +3,7 @@ a reload reconnects by itself. Screenshots land in tests/_artifacts/ for review.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -168,4 +169,16 @@ def test_lobby_creates_a_table_and_the_replay_page_steps(server: Server, browser
     assert page.locator("#rproofs .good").count() >= 1
     assert page.locator("#rproofs .fail").count() == 0
     page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
+    # Uploading a record whose revealed deck was tampered with: the page says which hand.
+    rec = server.api(f"/api/tables/{done['id']}/record")
+    deck = rec["proofs"][0]["deck"].split()
+    deck[0], deck[5] = deck[5], deck[0]
+    rec["proofs"][0]["deck"] = " ".join(deck)
+    page.goto(f"{server.base}/replay")
+    page.set_input_files(
+        "#file",
+        files=[{"name": "game.json", "mimeType": "application/json", "buffer": json.dumps(rec).encode()}],
+    )
+    page.wait_for_selector("#rproofs .fail")
+    assert "hand 1" in page.inner_text("#rproofs .fail")
     page.close()
