@@ -372,3 +372,12 @@ def test_exchange_may_list_the_teams_in_either_order() -> None:
     data["hands"][0]["exchange"] = [ex[1], ex[0], ex[2], ex[3]]  # within a team: partner first
     with pytest.raises(InvalidRecord, match="North passed to South but South must pass to North first"):
         record.replay(data)
+
+
+def test_bad_arguments_are_usage_errors_without_traceback(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for args in ([], ["--frobnicate", "x.json"], [str(tmp_path)]):
+        code, out, err = run(capsys, *args)
+        assert code == 2, args
+        assert out == "" and "Traceback" not in err and "Error" in err
