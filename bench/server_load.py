@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
@@ -36,6 +37,17 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def server_cpu(proc: subprocess.Popen[bytes] | None) -> float:
+    """Seconds of CPU the started server has used (Linux /proc; 0 elsewhere)."""
+    if proc is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def post(url: str, body: Any) -> Any:
@@ -170,6 +182,7 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.1)
+    cpu_before = server_cpu(proc)
     coro = run(base, args.tables, args.seconds, args.think_ms / 1000, args.warmup)
     try:
         try:  # the players' side on uvloop where present, as the server runs
@@ -178,6 +191,7 @@ def main() -> None:
             stats, elapsed = uvloop.run(coro)
         except ImportError:
             stats, elapsed = asyncio.run(coro)
+        cpu_used = server_cpu(proc) - cpu_before
     finally:
         if proc is not None:
             proc.kill()
@@ -195,6 +209,8 @@ def main() -> None:
         f"{elapsed:.1f} s measured"
     )
     print(f"  actions/s {rate:8.1f}   p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   errors {stats.errors}")
+    if proc is not None and cpu_used > 0:
+        print(f"  server CPU {cpu_used:.1f} s for the whole run (setup included)")
     print(
         f"  target    >= {TARGET_TABLES} tables with p99 <= {TARGET_P99_MS:.0f} ms: "
         f"{'met' if ok else 'NOT met'}"
