@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from spades.actions import Action, Bid, Draw, Look, PassCard, Play
 from spades.bots.base import Bot, Decision
 from spades.bots.expert_play import (
+    BAG_WEIGHT,
     Scorer,
     Solver,
     Table,
@@ -96,7 +97,8 @@ class ExpertBot(Bot):
     weighting), ``nil_margin`` points a Nil must beat the best number bid by, ``nil_floor``
     the share of sampled deals a Nil must come through clean in (rollouts flatter a Nil:
     measured, Nils the rollouts gave 70-80% made about two in three), ``blind_margin``
-    points a Blind Nil must beat looking by."""
+    points a Blind Nil must beat looking by, ``bag_weight`` the share of a bag's amortised
+    penalty charged when it is taken."""
 
     name = "expert"
 
@@ -112,6 +114,7 @@ class ExpertBot(Bot):
         nil_margin: float = 15.0,
         nil_floor: float = 0.8,
         blind_margin: float = 40.0,
+        bag_weight: float = BAG_WEIGHT,
     ) -> None:
         for name, value, low in (
             ("samples", samples, 1),
@@ -131,6 +134,7 @@ class ExpertBot(Bot):
         self.nil_margin = float(nil_margin)
         self.nil_floor = float(nil_floor)
         self.blind_margin = float(blind_margin)
+        self.bag_weight = float(bag_weight)
         self._free_rng = random.Random(seed)
 
     # ------------------------------------------------------------------ entry point
@@ -240,7 +244,7 @@ class ExpertBot(Bot):
         bids, blind = self._bid_views(obs)
         bids = [max(b, 0) for b in bids]
         table = Table(obs.rules, bids)
-        scorer = Scorer(obs.rules, me, bids, blind, obs.totals, obs.bags)
+        scorer = Scorer(obs.rules, me, bids, blind, obs.totals, obs.bags, self.bag_weight)
         legal_mask = 0
         for p in plays:
             legal_mask |= 1 << p.card
@@ -347,14 +351,15 @@ class ExpertBot(Bot):
             team_tricks += team
             for i, b in enumerate(numbers):
                 est[me] = b
-                number_values[i] += Scorer(rules, me, est, blind, obs.totals, obs.bags).value(won_a)
+                scorer = Scorer(rules, me, est, blind, obs.totals, obs.bags, self.bag_weight)
+                number_values[i] += scorer.value(won_a)
                 contract = b + (est[partner] if partner is not None and est[partner] > 0 else 0)
                 made[i] += team >= contract
             if nil_ok:
                 est[me] = 0
                 table = Table(rules, est)
                 won_b = rollout(table, list(deal[:n]), [], (obs.dealer + 1) % n, False, [0] * n)
-                nil_value += Scorer(rules, me, est, blind, obs.totals, obs.bags).value(won_b)
+                nil_value += Scorer(rules, me, est, blind, obs.totals, obs.bags, self.bag_weight).value(won_b)
                 nil_clean += won_b[me] == 0
         m = len(deals)
         best_i = max(range(len(numbers)), key=lambda i: (number_values[i], -numbers[i])) if numbers else -1
@@ -415,7 +420,7 @@ class ExpertBot(Bot):
                 if est[s] < 0:
                     est[s] = max(1, min(13, round(bid_guess(hands[s], n))))
             won = rollout(Table(rules, est), list(hands), [], leader, False, [0] * n)
-            look_sum += Scorer(rules, me, est, blind, obs.totals, obs.bags).value(won)
+            look_sum += Scorer(rules, me, est, blind, obs.totals, obs.bags, self.bag_weight).value(won)
             est[me] = 0
             flags = list(blind)
             flags[me] = True
@@ -426,7 +431,7 @@ class ExpertBot(Bot):
                 hands[p] = (hands[p] & ~sum(1 << c for c in give)) | sum(1 << c for c in back)
                 hands[me] = mine & ~sum(1 << c for c in back)
             won = rollout(Table(rules, est), hands, [], leader, False, [0] * n)
-            blind_sum += Scorer(rules, me, est, flags, obs.totals, obs.bags).value(won)
+            blind_sum += Scorer(rules, me, est, flags, obs.totals, obs.bags, self.bag_weight).value(won)
             clean += won[me] == 0
         return blind_sum / m, look_sum / m, clean / m, m
 

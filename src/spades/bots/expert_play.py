@@ -72,6 +72,7 @@ class Scorer:
         blind: Sequence[bool],
         totals: Sequence[int],
         bags: Sequence[int],
+        bag_weight: float = BAG_WEIGHT,
     ) -> None:
         self.rules = rules
         self.seat = seat
@@ -83,7 +84,7 @@ class Scorer:
         self.sides = rules.sides
         self.side_of = [rules.side_of(s) for s in range(self.n)]
         self.my_side = self.side_of[seat]
-        self.bag_cost = 0.0 if rules.bags == "off" else BAG_WEIGHT * rules.bag_penalty / rules.bag_limit
+        self.bag_cost = 0.0 if rules.bags == "off" else bag_weight * rules.bag_penalty / rules.bag_limit
         self._memo: dict[tuple[int, ...], float] = {}
 
     def side_points(self, won: Sequence[int]) -> tuple[list[int], list[float]]:
