@@ -155,7 +155,7 @@ class Game:
 
     ``seed`` (or ``rng``) makes every random choice (first dealer, shuffles) repeatable. With
     ``auto_deal`` (the default) each hand is dealt from that source as soon as the last one is
-    scored; without it the game waits in ``_DEAL`` for ``deal()``, which is how records
+    scored; without it the game waits in ``Phase.DEAL`` for ``deal()``, which is how records
     are replayed and how the server deals from its own secure, published decks.
     """
 
