@@ -50,9 +50,14 @@ def _gen(
     mv: IntArray,
     sc: IntArray,
     pref: int,
+    merge: bool,
 ) -> int:
-    """Write one card per run of equivalent legal cards of seat ``p`` to ``mv``, best first;
-    the run holding ``pref`` (the table's best move, or -1) goes first."""
+    """Write the legal cards of seat ``p`` to ``mv``, best first; the card (or run) holding
+    ``pref`` (the table's best move, or -1) goes first. With ``merge``, one card per run of
+    equivalent cards (no live card between them): exact in this position, but a bound proven
+    that way holds only where those runs are runs too, so the partition-search solver does
+    not merge inside the search (it would have to count every merged card as relevant, which
+    costs more than it saves)."""
     h = hands[p]
     if tn > 0:
         lead_suit = tc[0] // 13
@@ -98,7 +103,7 @@ def _gen(
         top = -1
         while True:
             r = HIGH13[f] if f else -1
-            if r >= 0 and prev >= 0 and ((o >> (r + 1)) & ((1 << (prev - r - 1)) - 1)) == 0:
+            if merge and r >= 0 and prev >= 0 and ((o >> (r + 1)) & ((1 << (prev - r - 1)) - 1)) == 0:
                 rep = r
                 f ^= 1 << r
                 prev = r
@@ -576,7 +581,7 @@ def _search(
                             ffl[d, 0] = fl
             if mode == NEXT:
                 p = (leader + tn) & 3
-                fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref)
+                fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, False)
                 fr[d, F_I] = 0
         if mode == NEXT:
             i = fr[d, F_I]
@@ -831,7 +836,7 @@ def _solve(
         values[c] = -1
     mv = np.zeros(16, dtype=np.int64)
     sc = np.zeros(16, dtype=np.int64)
-    n = _gen(hands, tc, tn, leader, broken, p, mv, sc, -1)
+    n = _gen(hands, tc, tn, leader, broken, p, mv, sc, -1, True)
     ns = (p & 1) == 0
     for i in range(n):
         c = mv[i]

@@ -168,7 +168,7 @@ def _score_search(
                             fr[d, S_BETA] = beta
             if mode == 1:
                 p = (leader + tn) & 3
-                fr[d, S_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], -1)
+                fr[d, S_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], -1, True)
                 fr[d, S_I] = 0
                 fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
         if mode == 1:  # next move
@@ -278,7 +278,7 @@ def _score_solve(
         values[c] = -INF - 1
     mv = np.zeros(16, dtype=np.int64)
     sc = np.zeros(16, dtype=np.int64)
-    n = _gen(hands, tc, tn, leader, broken, p, mv, sc, -1)
+    n = _gen(hands, tc, tn, leader, broken, p, mv, sc, -1, True)
     ns = (p & 1) == 0
     best = -INF if ns else INF
     child = np.full(4, -1, dtype=np.int64)
