@@ -272,3 +272,22 @@ def test_a_card_on_the_table_splits_equal_cards() -> None:
     hand = CardSet.parse("KH JH").mask
     assert len(distinct_moves(hand, hand)) == 1
     assert len(distinct_moves(hand, hand | CardSet.parse("QH").mask)) == 2
+
+
+def test_blind_nil_only_where_the_simulation_favours_it() -> None:
+    # With no exchange (hoyle) Blind Nil is a poor bet at 0-0: the expert looks.
+    g = Game(PRESETS["hoyle"], seed=4)
+    s = g.turn
+    d = ExpertBot(seed=1, bid_samples=32, time_ms=0).decide(g.observation(s), g.legal_actions(s))
+    assert d.action == Look(), d.why
+    # Never over a partner's Nil.
+    g = Game(PRESETS["standard"], seed=4)
+    first = g.turn
+    g.look(first)
+    g.make_bid(Bid(0), first)
+    g.look(g.turn)
+    g.make_bid(Bid(3), g.turn)
+    partner = g.turn
+    assert partner == (first + 2) % 4
+    d = ExpertBot(seed=1, bid_samples=32, time_ms=0).decide(g.observation(partner), g.legal_actions(partner))
+    assert d.action == Look(), d.why
