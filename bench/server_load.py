@@ -91,11 +91,7 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop: asyn
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         mine = ""
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 1.0)
-            except TimeoutError:
-                continue
+        async for raw in ws:  # until cancelled at the end of the run
             assert isinstance(raw, str)
             if raw.startswith('{"type":"error"'):
                 stats.errors += 1
@@ -127,6 +123,7 @@ async def run(base: str, tables: int, seconds: float, think: float, warmup: floa
     stats = Stats()
     stop = asyncio.Event()
     tasks = []
+    created: list[dict[str, Any]] = []
     ws_base = base.replace("http://", "ws://")
     for i in range(tables):
         t = await asyncio.to_thread(
@@ -140,6 +137,9 @@ async def run(base: str, tables: int, seconds: float, think: float, warmup: floa
                 "hints": False,
             },
         )
+        created.append(t)
+    # Every table exists before anyone plays, so creating them is not timed under load.
+    for t in created:
         for seat in t["seats"]:
             tasks.append(
                 asyncio.create_task(player(f"{ws_base}/ws/{t['id']}", seat["token"], think, stats, stop))
@@ -151,6 +151,8 @@ async def run(base: str, tables: int, seconds: float, think: float, warmup: floa
     stats.measuring = False
     elapsed = time.perf_counter() - start
     stop.set()
+    for task in tasks:
+        task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return stats, elapsed
 
