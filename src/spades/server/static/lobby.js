@@ -72,6 +72,8 @@ async function createTable(e) {
     }
   });
   out.appendChild(invites);
+  const links = [...invites.querySelectorAll("input")].map((i) => i.value);
+  if (links.length) localStorage.setItem(`spades.invites.${data.id}`, JSON.stringify(links));
   out.appendChild(h("p", {}, h("a", { href: `/t/${data.id}`, id: "go-table" }, mySeat !== null ? "Go to your seat →" : "Watch the table →")));
   loadOpen();
 }

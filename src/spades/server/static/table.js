@@ -177,8 +177,18 @@ function renderCentre(t) {
   if (t.status === "over") c.appendChild(h("div", { class: "caption result" }, $("status").textContent));
 }
 
+function renderInvites(box, t) {
+  // The creator's invite links (kept by the lobby in this browser) while seats are empty.
+  let links = [];
+  try { links = JSON.parse(localStorage.getItem(`spades.invites.${tableId}`) || "[]"); } catch { links = []; }
+  if (t.status !== "waiting" || !links.length) return;
+  box.appendChild(h("p", {}, "Send these invite links to the people you are waiting for:"));
+  for (const link of links) box.appendChild(h("input", { class: "invite mono", readonly: true, value: link, onclick: (e) => e.target.select() }));
+}
+
 function renderControls(t) {
   const box = clear($("controls"));
+  renderInvites(box, t);
   const you = state.you;
   if (you === null) {
     box.appendChild(h("p", { class: "hint-line" }, "You are watching. Open a seat's invite link to play."));
