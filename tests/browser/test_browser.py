@@ -155,6 +155,9 @@ def test_lobby_creates_a_table_and_the_replay_page_steps(server: Server, browser
     page.screenshot(path=str(ARTIFACTS / "lobby_created.png"), full_page=True)
     page.click("#go-table")
     page.wait_for_selector(".chip.you")
+    # Waiting for North: the creator's page offers the invite link.
+    page.wait_for_selector("#controls input.invite")
+    page.screenshot(path=str(ARTIFACTS / "table_waiting.png"))
     # A finished bots' game in the replay viewer, with its shuffle proofs checked.
     done = new_table(server, [BOT] * 4, delay=0)
     for _ in range(300):
