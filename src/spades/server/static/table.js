@@ -132,11 +132,12 @@ function renderSeat(t, s) {
     h("span", { class: "name" }, nameOf(t, s)),
     t.dealer === s ? h("span", { class: "chip", title: "dealer" }, "D") : null,
     s === state.you ? h("span", { class: "chip you" }, "you") : null));
+  const playing = t.status !== "waiting";
   box.appendChild(h("div", { class: "meta" },
     h("span", {}, seatLabel(s, t.rules.players)),
-    h("span", {}, `bid ${bidText(bid)}`),
-    h("span", {}, `won ${t.tricks_won[s] ?? 0}`),
-    relPos(s) !== 0 ? h("span", {}, `${t.counts[s] ?? 0} cards`) : null));
+    playing ? h("span", {}, `bid ${bidText(bid)}`) : null,
+    playing ? h("span", {}, `won ${t.tricks_won[s] ?? 0}`) : null,
+    playing && relPos(s) !== 0 ? h("span", {}, `${t.counts[s] ?? 0} cards`) : null));
   if (seat.standin) box.appendChild(h("div", { class: "away" }, "away: a bot plays for now"));
   if (relPos(s) !== 0 && t.counts[s]) {
     const fan = h("div", { class: "fan", "aria-hidden": "true" });
