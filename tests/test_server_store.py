@@ -7,6 +7,7 @@ PostgreSQL cases skip locally, and fail on CI, where the variable must be set.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 from collections.abc import Iterator
@@ -154,3 +155,45 @@ def test_a_refused_deal_is_retried_and_the_action_before_it_stands(
     assert stored is not None
     again = TableActor.restore(stored, store, "heuristic")
     assert again.game.history == actor.game.history
+
+
+def test_every_state_sent_is_already_in_the_store(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Write-ahead: no client ever sees a change the store has not committed."""
+    from spades.server.tables import Conn
+
+    committed: set[int] = {0}
+    real_append = store.append
+
+    def tracking(table_id: str, seq: int, kind: str, data: dict[str, object]) -> None:
+        real_append(table_id, seq, kind, data)
+        committed.add(seq)
+
+    monkeypatch.setattr(store, "append", tracking)
+    early: list[int] = []
+
+    class Watch(Conn):
+        def send(self, text: str) -> None:
+            seq = json.loads(text).get("seq")
+            if seq is not None and seq not in committed:
+                early.append(seq)
+            super().send(text)
+            while not self.queue.empty():
+                self.queue.get_nowait()
+
+    async def play() -> int:
+        mgr = TableManager(store, hint_level="heuristic")
+        actor = mgr.create(
+            CreateTable(rules={"target": 100}, seats=[SeatSpec(bot="heuristic")] * 4, bot_delay_ms=0)
+        )
+        watcher = Watch()
+        actor.attach(watcher)
+        for _ in range(100_000):
+            if actor.status == "over":
+                break
+            await asyncio.sleep(0)
+        await mgr.stop()
+        return actor.seq
+
+    last = asyncio.run(play())
+    assert last > 50
+    assert early == []
