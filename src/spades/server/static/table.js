@@ -360,7 +360,12 @@ function showSummary(line, lastTrick) {
   res.appendChild(h("tr", {}, h("th", {}, "Side"), h("th", {}, "Points"), h("th", {}, "Bags"), h("th", {}, "Total")));
   for (let s = 0; s < sides; s++) res.appendChild(h("tr", {}, h("td", {}, sideLabel(s, t.rules, t.players)), h("td", {}, (line.points[s] > 0 ? "+" : "") + line.points[s]), h("td", {}, line.bags[s]), h("td", {}, line.totals[s])));
   card.appendChild(res);
-  if (t.status === "over") card.appendChild(h("p", { class: "result" }, $("status").textContent));
+  if (t.status === "over") {
+    card.appendChild(h("p", { class: "result" }, $("status").textContent));
+    card.appendChild(h("p", {}, h("a", { href: `/replay?table=${encodeURIComponent(tableId)}` }, "Replay this game"), " · ",
+      h("a", { href: `/api/tables/${encodeURIComponent(tableId)}/record?download=1` }, "download its record"), " · ",
+      h("a", { href: "/" }, "new table")));
+  }
   card.appendChild(h("button", { type: "button", id: "btn-continue", onclick: () => { m.hidden = true; } }, "Continue"));
   m.appendChild(card);
   m.hidden = false;
