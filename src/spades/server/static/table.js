@@ -109,16 +109,21 @@ function render() {
 function nameOf(t, s) { return t.players[s] || `${seatLabel(s, t.rules.players)} (open)`; }
 
 function renderStatus(t) {
+  $("status").textContent = statusText(t);
+}
+
+function statusText(t) {
   let text;
   if (t.status === "waiting") text = "Waiting for players…";
   else if (t.status === "over") {
     const side = t.winner;
-    text = `Game over: ${sideLabel(side, t.rules, t.players)} win${t.rules.teams ? "" : "s"} ${t.totals.join(" to ")}`;
+    const others = t.totals.filter((_, i) => i !== side);
+    text = `Game over: ${sideLabel(side, t.rules, t.players)} win${t.rules.teams ? "" : "s"} ${[t.totals[side], ...others].join(" to ")}`;
   } else {
     const who = t.to_move === state.you ? "Your turn" : `${nameOf(t, t.to_move)} to ${t.phase === "bid" ? "bid" : t.phase === "exchange" ? "pass" : "play"}`;
     text = `Hand ${t.hand} · ${who}`;
   }
-  $("status").textContent = text;
+  return text;
 }
 
 function renderSeat(t, s) {
@@ -173,9 +178,9 @@ function renderCentre(t) {
     stock.appendChild(h("span", { class: "by" }, `stock: ${state.obs.stock_left} left`));
     c.appendChild(stock);
   }
-  if (caption) c.appendChild(h("div", { class: "caption" }, caption));
+  if (caption && t.status !== "over") c.appendChild(h("div", { class: "caption" }, caption));
   if (t.status === "waiting") c.appendChild(h("div", { class: "caption" }, "The game starts when every seat is filled."));
-  if (t.status === "over") c.appendChild(h("div", { class: "caption result" }, $("status").textContent));
+  if (t.status === "over") c.appendChild(h("div", { class: "caption result" }, statusText(t)));
 }
 
 function renderInvites(box, t) {
@@ -361,7 +366,7 @@ function showSummary(line, lastTrick) {
   for (let s = 0; s < sides; s++) res.appendChild(h("tr", {}, h("td", {}, sideLabel(s, t.rules, t.players)), h("td", {}, (line.points[s] > 0 ? "+" : "") + line.points[s]), h("td", {}, line.bags[s]), h("td", {}, line.totals[s])));
   card.appendChild(res);
   if (t.status === "over") {
-    card.appendChild(h("p", { class: "result" }, $("status").textContent));
+    card.appendChild(h("p", { class: "result" }, statusText(t)));
     card.appendChild(h("p", {}, h("a", { href: `/replay?table=${encodeURIComponent(tableId)}` }, "Replay this game"), " · ",
       h("a", { href: `/api/tables/${encodeURIComponent(tableId)}/record?download=1` }, "download its record"), " · ",
       h("a", { href: "/" }, "new table")));
