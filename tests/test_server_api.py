@@ -89,8 +89,11 @@ def test_bad_tables_are_refused_with_a_reason(client: TestClient, body: dict[str
     assert needle in r.json()["error"]
 
 
-def test_malformed_create_is_422(client: TestClient) -> None:
-    assert client.post("/api/tables", json={"seats": "four"}).status_code == 422
+def test_malformed_create_is_422_with_one_line(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"seats": "four"})
+    assert r.status_code == 422 and r.json()["error"].startswith("malformed request: body.seats")
+    missing = client.get("/api/tables/nope")
+    assert missing.status_code == 404 and "nope" in missing.json()["error"]
 
 
 LAST: dict[int, dict[str, Any]] = {}
@@ -254,9 +257,15 @@ def test_replay_endpoint_checks_records(client: TestClient) -> None:
     assert broken["error"] and broken["error"].startswith("hand 1")
 
 
-def test_pages_are_served(client: TestClient) -> None:
+def test_pages_are_served_with_a_strict_content_policy(client: TestClient) -> None:
     for path in ("/", "/t/abc", "/replay", "/static/table.js", "/static/cards.js", "/static/app.css"):
-        assert client.get(path).status_code == 200, path
+        r = client.get(path)
+        assert r.status_code == 200, path
+        assert r.headers["x-content-type-options"] == "nosniff"
+        if path.startswith("/static"):
+            continue
+        assert "script-src 'self'" in r.headers["content-security-policy"]
+        assert "style=" not in r.text and "<script>" not in r.text  # nothing inline to allow
 
 
 def test_an_absent_player_is_played_by_a_bot_until_he_returns(client: TestClient) -> None:

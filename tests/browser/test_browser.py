@@ -58,6 +58,9 @@ def test_one_person_plays_a_whole_hand_against_three_bots(server: Server, browse
     page = browser.new_page(viewport={"width": 1280, "height": 820})
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    console_errors: list[str] = []
+    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: console_errors.append(str(e)))
     page.goto(f"{server.base}/t/{t['id']}#token={t['seats'][2]['token']}")
     page.wait_for_selector(".chip.you")
     page.screenshot(path=str(ARTIFACTS / "table_start.png"))
@@ -85,6 +88,7 @@ def test_one_person_plays_a_whole_hand_against_three_bots(server: Server, browse
     assert page.get_by_text(name).count() >= 1
     assert page.locator(".name img").count() == 0
     assert dialogs == []
+    assert console_errors == []  # no script error, no Content-Security-Policy violation
     page.click("#btn-continue")
     page.wait_for_timeout(300)
     page.screenshot(path=str(ARTIFACTS / "table_after_hand.png"), full_page=True)

@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
 from spades.actions import Action, Bid, Draw, Look, PassCards, Play
@@ -50,6 +52,10 @@ RATE_PER_S = 10.0
 RATE_BURST = 30.0
 MAX_REFUSED = 200
 MAX_BODY_BYTES = 16_384
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
 MAX_RECORD_BYTES = 2_000_000
 
 
@@ -99,9 +105,28 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
         response: Response = await call_next(request)
         return response
 
+    @app.middleware("http")
+    async def _security_headers(request: Request, call_next: Any) -> Response:
+        # Pages load only their own scripts and styles and never inline code, so a name that
+        # somehow reached the page as markup still could not run.
+        response: Response = await call_next(request)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        if response.headers.get("content-type", "").startswith("text/html"):
+            response.headers["Content-Security-Policy"] = CSP
+        return response
+
     @app.exception_handler(SpadesError)
     async def _spades_error(_request: Request, exc: SpadesError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": f"malformed request: {first_error(exc)}"}, status_code=422)
 
     def table_or_404(table_id: str) -> TableActor:
         actor = manager.get(table_id)
