@@ -79,6 +79,9 @@ def test_public_view_has_the_documented_fields(client: TestClient) -> None:
     [
         ({"seats": BOTS4[:3]}, "need 4 seats"),
         ({"seats": [{"bot": "genius"}, *BOTS4[:3]]}, "unknown bot"),
+        # A web request must never start a program on the server, nor buy search effort.
+        ({"seats": [{"bot": "cmd:touch /tmp/pwned"}, *BOTS4[:3]]}, "unknown bot"),
+        ({"seats": [{"bot": "expert:samples=100000"}, *BOTS4[:3]]}, "unknown bot"),
         ({"rules": {"trumps": "hearts"}, "seats": BOTS4}, "unknown rule option 'trumps'"),
         ({"seats": [{"open": True, "bot": "random"}, *BOTS4[:3]]}, "either open"),
     ],

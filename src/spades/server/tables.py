@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spades.actions import Action, Bid, Look, PassCards, Play
-from spades.bots import Bot, make_bot
+from spades.bots import REGISTRY, Bot, make_bot
 from spades.cards import CardSet, card_text, parse_card
 from spades.errors import SpadesError
 from spades.observation import bid_value
@@ -131,7 +131,11 @@ def conf_from_request(req: CreateTable) -> TableConf:
         if s.open == (s.bot is not None):
             raise SpadesError(f"seats[{i}]: say either open: true or bot: LEVEL")
         if s.bot is not None:
-            make_bot(s.bot)  # an unknown level fails here, before the table exists
+            # Only built-in bots by bare name: a web request must never start a program
+            # (``cmd:``) on the server or buy unbounded search effort with settings.
+            if s.bot not in REGISTRY:
+                raise SpadesError(f"seats[{i}]: unknown bot {s.bot!r} (known: {', '.join(REGISTRY)})")
+            make_bot(s.bot)  # a level missing from this build fails here, before the table exists
             seats.append(SeatConf("bot", bot=s.bot, name=f"{seat_name(i, rules.players)} ({s.bot} bot)"))
         else:
             seats.append(SeatConf("human", token=secrets.token_urlsafe(24), name=s.name))
