@@ -125,7 +125,7 @@ def _gen(
                     elif s != 0 and hp < 0 and (hands[partner] & 0x1FFF) != 0:
                         score = 60 - rep
                     else:
-                        score = 40 - rep - (10 if s == 0 else 0)
+                        score = 40 - rep - (10 if s == 0 else 0) + 2 * POP13[_field(h, s)]
                 else:
                     wins = _beats(c, best)
                     if tn == 3:
