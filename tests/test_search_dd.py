@@ -66,3 +66,22 @@ def test_solver_agrees_with_dds_on_larger_lines() -> None:
         sol = solver.solve(hands, d["leader"], (), bool(d["spades_broken"]))
         expected = {parse_card(k): v for k, v in d["card_values"].items()}
         assert (sol.ns_tricks, sol.card_values) == (d["ns_tricks"], expected), f"oracle line {i}"
+
+
+@pytest.mark.parametrize(
+    ("hands", "leader", "trick", "message"),
+    [
+        ([1, 2, 4], 0, [], "needs 4 hands"),
+        ([1, 1, 4, 8], 0, [], "card 2S is in two places"),
+        ([1, 2, 4, 8], 5, [], "leader 5 is not a seat"),
+        ([1, 2, 4, 8 | 16], 0, [], "equal numbers of cards"),
+        ([1, 2, 4, 8], 0, [99], "bad or repeated card 99"),
+    ],
+)
+def test_bad_positions_are_spades_errors(
+    hands: list[int], leader: int, trick: list[int], message: str
+) -> None:
+    from spades.errors import SpadesError
+
+    with pytest.raises(SpadesError, match=message):
+        solve(hands, leader, trick)

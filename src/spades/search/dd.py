@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from spades.cards import card_text
 from spades.search._dd_kernel import NF, _solve
+from spades.search.positions import InvalidPosition
 
 DEFAULT_TABLE_BITS = 20
 """2**20 table entries (about 36 MB): a 13-card deal needs far fewer."""
@@ -34,27 +36,27 @@ class Solution:
 
 def _check(hands: Sequence[int], leader: int, trick: Sequence[int]) -> None:
     if len(hands) != 4:
-        raise ValueError(f"a position needs 4 hands, not {len(hands)}")
+        raise InvalidPosition(f"a position needs 4 hands, not {len(hands)}")
     if not 0 <= leader < 4:
-        raise ValueError(f"leader {leader} is not a seat 0..3")
+        raise InvalidPosition(f"leader {leader} is not a seat 0..3")
     if len(trick) > 3:
-        raise ValueError(f"a trick in progress holds at most 3 cards, not {len(trick)}")
+        raise InvalidPosition(f"a trick in progress holds at most 3 cards, not {len(trick)}")
     seen = 0
     for c in trick:
-        if not 0 <= c < 52 or seen >> c & 1:
-            raise ValueError(f"bad or repeated card {c} in the trick")
+        if not isinstance(c, (int, np.integer)) or not 0 <= c < 52 or seen >> c & 1:
+            raise InvalidPosition(f"bad or repeated card {c} in the trick")
         seen |= 1 << c
     for seat, h in enumerate(hands):
-        if not 0 <= h < 1 << 52:
-            raise ValueError(f"hand {seat} is not a 52-bit mask")
+        if not isinstance(h, (int, np.integer)) or not 0 <= h < 1 << 52:
+            raise InvalidPosition(f"hand {seat} is not a 52-bit mask")
         if h & seen:
-            raise ValueError("a card is both in a hand and on the table")
+            dup = int(h & seen)
+            raise InvalidPosition(f"card {card_text(dup.bit_length() - 1)} is in two places")
         seen |= h
+    hands = [int(h) for h in hands]
     sizes = [h.bit_count() + (1 if (seat - leader) % 4 < len(trick) else 0) for seat, h in enumerate(hands)]
     if len(set(sizes)) != 1:
-        raise ValueError(f"hands must hold equal numbers of cards (counting the trick), not {sizes}")
-    if sum(h.bit_count() for h in hands) != sum(hands[i] for i in range(4)).bit_count():
-        raise ValueError("a card is in two hands")
+        raise InvalidPosition(f"hands must hold equal numbers of cards (counting the trick), not {sizes}")
 
 
 class Solver:

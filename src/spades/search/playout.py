@@ -18,6 +18,7 @@ from typing import Any, Final
 import numpy as np
 
 from spades.search._jit import HIGH13, lowest_bit, njit, nth_bit, popcount, trick_winner
+from spades.search.positions import InvalidPosition
 
 POLICY_RANDOM: Final = 0
 """Each seat plays a legal card uniformly at random."""
@@ -203,20 +204,20 @@ def _check(
     tricks_won: Sequence[int],
 ) -> None:
     if len(trick) > 3:
-        raise ValueError(f"a trick in progress holds at most 3 cards, not {len(trick)}")
+        raise InvalidPosition(f"a trick in progress holds at most 3 cards, not {len(trick)}")
     if (leader + len(trick)) % 4 != to_move:
-        raise ValueError(f"seat {to_move} is not to move after {len(trick)} cards led by seat {leader}")
+        raise InvalidPosition(f"seat {to_move} is not to move after {len(trick)} cards led by seat {leader}")
     if len(tricks_won) != 4:
-        raise ValueError("tricks_won needs one count per seat")
+        raise InvalidPosition("tricks_won needs one count per seat")
     if len(hands) != 4:
-        raise ValueError("hands needs one mask per seat")
+        raise InvalidPosition("hands needs one mask per seat")
 
 
 def _policy_code(policy: str) -> int:
     try:
         return POLICIES[policy]
     except KeyError:
-        raise ValueError(f"unknown playout policy {policy!r} (known: {', '.join(POLICIES)})") from None
+        raise InvalidPosition(f"unknown playout policy {policy!r} (known: {', '.join(POLICIES)})") from None
 
 
 def playout_batch(
@@ -240,7 +241,7 @@ def playout_batch(
     """
     arr = np.ascontiguousarray(np.asarray(hands, dtype=np.int64))
     if arr.ndim != 2 or arr.shape[1] != 4:
-        raise ValueError(f"hands must have shape (n, 4), not {arr.shape}")
+        raise InvalidPosition(f"hands must have shape (n, 4), not {arr.shape}")
     if leader is None:
         leader = (to_move - len(trick)) % 4
     _check(arr[0] if len(arr) else [0, 0, 0, 0], to_move, trick, leader, tricks_won)

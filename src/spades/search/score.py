@@ -19,6 +19,7 @@ from spades.rules import Rules
 from spades.scoring import SeatBid, score_hand
 from spades.search._score_kernel import INF, NS_FIELDS, _score_solve
 from spades.search.dd import _check
+from spades.search.positions import InvalidPosition
 
 
 def payoff_table(
@@ -29,9 +30,9 @@ def payoff_table(
 ) -> np.ndarray[Any, np.dtype[np.int64]]:
     """``table[n, e, s, w]``: North/South's hand points minus East/West's for those tricks."""
     if rules.players != 4 or not rules.teams:
-        raise ValueError("score mode needs a four-player partnership game")
+        raise InvalidPosition("score mode needs a four-player partnership game")
     if len(bids) != 4:
-        raise ValueError("score mode needs the four bids")
+        raise InvalidPosition("score mode needs the four bids")
     table = np.zeros((14, 14, 14, 14), dtype=np.int64)
     for n in range(14):
         for e in range(14 - n):
@@ -80,13 +81,13 @@ class ScoreSolver:
         _check(hands, leader, trick)
         payoff = np.ascontiguousarray(payoff, dtype=np.int64)
         if payoff.shape != (14, 14, 14, 14):
-            raise ValueError("payoff must have shape (14, 14, 14, 14)")
+            raise InvalidPosition("payoff must have shape (14, 14, 14, 14)")
         table_id = hashlib.blake2b(payoff.tobytes(), digest_size=16).digest()
         if table_id != self._table_id:
             self._ttk.fill(-1)
             self._table_id = table_id
         if len(tricks_won) != 4 or sum(tricks_won) + hands[(leader + len(trick)) % 4].bit_count() != 13:
-            raise ValueError("tricks_won and the cards left must add up to 13 tricks")
+            raise InvalidPosition("tricks_won and the cards left must add up to 13 tricks")
         h = np.array([int(x) for x in hands], dtype=np.int64)
         tc = np.full(4, -1, dtype=np.int64)
         tc[: len(trick)] = list(trick)
