@@ -12,8 +12,10 @@ work slows both alike and the ratio stays meaningful.
 
     python bench/engine_speed.py [--seconds N] [--json]
 
-``--json`` prints one line: ``{"spades_hands_per_s": X, "openspiel_hands_per_s": Y}`` (Y is
-``null`` when ``pyspiel`` is not installed: ``pip install -e '.[bench]'``).
+``--json`` prints one line: ``{"spades_hands_per_s": X, "openspiel_hands_per_s": Y,
+"spades_compiled": B}`` (Y is ``null`` when ``pyspiel`` is not installed: ``pip install -e
+'.[bench]'``; B says whether the engine runs compiled by mypyc, as ``pip install`` builds it,
+or in pure Python). A stale compiled engine (an edit not rebuilt) is refused.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from spades import Game, Rules
+from spades._native import compiled_modules, stale_message
 
 SLICE = 0.25
 HANDS_PER_GAME = 50
@@ -102,6 +105,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per side (default 5)")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
+    stale = stale_message()
+    if stale:
+        raise SystemExit(stale)
+    compiled = bool(compiled_modules())
     ours, theirs = measure(args.seconds)
     if args.json:
         print(
@@ -109,11 +116,13 @@ def main(argv: list[str] | None = None) -> None:
                 {
                     "spades_hands_per_s": round(ours, 1),
                     "openspiel_hands_per_s": None if theirs is None else round(theirs, 1),
+                    "spades_compiled": compiled,
                 }
             )
         )
         return
-    print(f"spades engine : {ours:10,.0f} hands/s")
+    engine = "compiled (mypyc)" if compiled else "pure Python"
+    print(f"spades engine : {ours:10,.0f} hands/s  ({engine})")
     if theirs is None:
         print("openspiel     :        n/a (pyspiel not installed)")
     else:

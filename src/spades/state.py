@@ -9,6 +9,7 @@ the seat, the action and the rule; ``can_x`` answers yes or no; ``x`` applies it
 the ``Event`` appended to ``history``. ``undo`` takes back the last event.
 """
 
+# mypy: always-false=MYPYC
 from __future__ import annotations
 
 import random
@@ -16,7 +17,7 @@ import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias
 
 from spades.actions import (
     BID_BASE,
@@ -48,6 +49,39 @@ from spades.scoring import HandScore, SeatBid, game_winner, score_hand
 
 if TYPE_CHECKING:
     from spades.observation import Observation
+
+    MYPYC = False
+    """Seen as true only by the mypyc build (``setup.py`` compiles with ``--always-true=MYPYC``).
+
+    mypyc checks every argument of a compiled function against its annotation and raises
+    ``TypeError``, but the public API promises that any junk is an ``IllegalAction`` naming it.
+    So the parameters that take a caller's values are annotated with the aliases below: the
+    precise types for mypy and for users, ``Any`` for mypyc, which then leaves the checking to
+    the methods themselves, exactly as in pure Python."""
+    if MYPYC:
+        IntIn: TypeAlias = Any
+        SeatIn: TypeAlias = Any
+        BoolIn: TypeAlias = Any
+        ActionIn: TypeAlias = Any
+        BidIn: TypeAlias = Any
+        BidOrIntIn: TypeAlias = Any
+        CardsIn: TypeAlias = Any
+        MasksIn: TypeAlias = Any
+        SeqIn: TypeAlias = Any
+        RulesIn: TypeAlias = Any
+        RngIn: TypeAlias = Any
+    else:
+        IntIn: TypeAlias = int
+        SeatIn: TypeAlias = int | None
+        BoolIn: TypeAlias = bool
+        ActionIn: TypeAlias = Action
+        BidIn: TypeAlias = Bid
+        BidOrIntIn: TypeAlias = Bid | int
+        CardsIn: TypeAlias = CardSet
+        MasksIn: TypeAlias = Sequence[int] | None
+        SeqIn: TypeAlias = Sequence[int]
+        RulesIn: TypeAlias = Rules | str | Mapping[str, Any] | None
+        RngIn: TypeAlias = random.Random | None
 
 SEAT_NAMES = ("North", "East", "South", "West")
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
@@ -110,44 +144,127 @@ class HandLog:
 
 Shuffler = Callable[[random.Random], list[int]]
 
-_PLAYS = tuple(Play(c) for c in range(52))
-_BIDS = tuple(Bid(t) for t in range(14))
-_SEAT_BIDS = tuple(SeatBid(t) for t in range(14))
-_BLIND_SEAT_BID = SeatBid(0, True)
-_SUIT_CARDS = tuple(
+_PLAYS: Final = tuple(Play(c) for c in range(52))
+_BIDS: Final = tuple(Bid(t) for t in range(14))
+_SEAT_BIDS: Final = tuple(SeatBid(t) for t in range(14))
+_BLIND_SEAT_BID: Final = SeatBid(0, True)
+_SUIT_CARDS: Final = tuple(
     tuple(tuple(s * 13 + r for r in range(13) if field >> r & 1) for field in range(1 << 13))
     for s in range(4)
 )
 """For each suit and each 13-bit field of that suit, its cards: mask-to-list by lookup."""
-_S0, _S1, _S2, _S3 = _SUIT_CARDS
-_BIT = tuple(1 << c for c in range(52))
-_NON_SPADES = FULL_DECK & ~SPADE_MASK
-_TRICK_KEYS = tuple(
+_S0: Final = _SUIT_CARDS[0]
+_S1: Final = _SUIT_CARDS[1]
+_S2: Final = _SUIT_CARDS[2]
+_S3: Final = _SUIT_CARDS[3]
+_BIT: Final = tuple(1 << c for c in range(52))
+_NON_SPADES: Final = FULL_DECK & ~SPADE_MASK
+_TRICK_KEYS: Final = tuple(
     tuple(c + 100 if c < 13 else (c if c // 13 == lead else -1) for c in range(52)) for lead in range(4)
 )
 """Per led suit, each card's strength in the trick: spades above the led suit, others -1."""
 _GAME_LONG = ("history", "_undo_at", "_redeal", "logs", "scores")
 """Containers that live the whole game; snapshots leave them out (see ``Game._state_refs``)."""
-_NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 4)}
-_tuple_new = tuple.__new__
-_DEAL, _DRAW, _BID, _EXCHANGE, _PLAY, _OVER = (
-    Phase.DEAL,
-    Phase.DRAW,
-    Phase.BID,
-    Phase.EXCHANGE,
-    Phase.PLAY,
-    Phase.OVER,
+_STATE_ATTRS: Final = (
+    "rules",
+    "n",
+    "rng",
+    "auto_deal",
+    "totals",
+    "bags",
+    "_next",
+    "winner",
+    "hand_number",
+    "first_dealer",
+    "dealer",
+    "phase",
+    "hands",
+    "looked",
+    "bid",
+    "blind",
+    "turn",
+    "trick",
+    "trick_leader",
+    "lead_suit",
+    "tricks_won",
+    "tricks",
+    "spades_broken",
+    "_broken_at",
+    "_random_deal",
+    "exchange_steps",
+    "exchanges",
+    "pending_pass",
+    "stock",
+    "stock_pos",
+    "seen_discards",
+    "_plays",
 )
-_DECK_RANGE = range(52)
-_unpack_keys = struct.Struct("<52Q").unpack
+"""Every attribute of a ``Game`` but the game-long containers: what a snapshot holds. Named
+rather than read from ``__dict__`` because the compiled ``Game`` (mypyc) has no ``__dict__``;
+``tests/test_engine_build.py`` checks the list against the attributes a game really has."""
+_SNAP_LISTS: Final = (
+    "hands",
+    "looked",
+    "bid",
+    "blind",
+    "trick",
+    "tricks_won",
+    "tricks",
+    "exchange_steps",
+    "exchanges",
+    "totals",
+    "bags",
+    "seen_discards",
+)
+"""The per-hand lists a pass or draw changes in place, so its snapshot copies them."""
+_NEXT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 4)}
+_tuple_new: Final = tuple.__new__
+_DEAL: Final = Phase.DEAL
+_DRAW: Final = Phase.DRAW
+_BID: Final = Phase.BID
+_EXCHANGE: Final = Phase.EXCHANGE
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+_DECK_RANGE: Final = range(52)
+_COMPILED: Final = not __file__.endswith(".py")
+"""True when this module runs compiled by mypyc (a few hot spots take a different, equal way)."""
+_unpack_keys: Final = struct.Struct("<52Q").unpack
+
+
+def _raw(value: object) -> Any:
+    """``value`` as ``Any``, so that the compiled module reads its fields without checking
+    them against their declared types (a caller's ``Play("x")`` must be an ``IllegalAction``
+    from the checks, not a ``TypeError`` from the read)."""
+    return value
+
+
+def _class_of(value: object) -> type:
+    return value.__class__
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:
     """A uniformly shuffled deck: the 52 cards sorted by 52 random 64-bit keys drawn in one
     call (twice as fast as ``rng.shuffle``, a tenth of a random hand's cost; two equal keys,
     at odds of 1 in 2**54, keep their cards in deck order)."""
-    keys = _unpack_keys(rng.randbytes(416))
+    if type(rng) is random.Random:  # what its randbytes does, without its Python frame
+        keys = _unpack_keys(rng.getrandbits(3328).to_bytes(416, "little"))
+    else:
+        keys = _unpack_keys(rng.randbytes(416))
     return sorted(_DECK_RANGE, key=keys.__getitem__)
+
+
+def _deal_masks(deck: list[int]) -> list[int]:
+    """The four hands' masks of a deck dealt one card at a time."""
+    if _COMPILED:  # a machine-int loop compiled; map and sum in pure Python
+        a = b = c = d = 0
+        for i in range(0, 52, 4):
+            a |= 1 << deck[i]
+            b |= 1 << deck[i + 1]
+            c |= 1 << deck[i + 2]
+            d |= 1 << deck[i + 3]
+        return [a, b, c, d]
+    get = _BIT.__getitem__
+    return [sum(map(get, deck[k::4])) for k in range(4)]
 
 
 class Game:
@@ -161,12 +278,12 @@ class Game:
 
     def __init__(
         self,
-        rules: Rules | str | Mapping[str, Any] | None = None,
+        rules: RulesIn = None,
         *,
-        seed: int | None = None,
-        rng: random.Random | None = None,
-        first_dealer: int | None = None,
-        auto_deal: bool = True,
+        seed: SeatIn = None,
+        rng: RngIn = None,
+        first_dealer: SeatIn = None,
+        auto_deal: BoolIn = True,
     ) -> None:
         self.rules = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
         self.n = self.rules.players
@@ -239,7 +356,7 @@ class Game:
         self.seen_discards = [0] * n
         self._plays: list[int] = []
 
-    def deal(self, hands: Sequence[int] | None = None, *, stock: Sequence[int] | None = None) -> None:
+    def deal(self, hands: MasksIn = None, *, stock: MasksIn = None) -> None:
         """Start the next hand: from ``hands`` (masks, one per seat), from a two-player
         ``stock`` (52 cards, top first), or from the game's random source."""
         if self.phase is not _DEAL:
@@ -259,8 +376,7 @@ class Game:
                 if n == 2:
                     stock = deck
                 else:
-                    get = _BIT.__getitem__
-                    hands = [sum(map(get, deck[k::4])) for k in range(4)]
+                    hands = _deal_masks(deck)
                     hands = hands[-first:] + hands[:-first] if first else hands
         elif stock is not None:
             if n != 2:
@@ -290,7 +406,7 @@ class Game:
         self._plays = log.plays
         self._start_bidding()
 
-    def _check_stock(self, stock: Sequence[int]) -> list[int]:
+    def _check_stock(self, stock: SeqIn) -> list[int]:
         try:
             cards = [c for c in stock if isinstance(c, int) and not isinstance(c, bool)]
         except TypeError:
@@ -299,7 +415,7 @@ class Game:
             raise IllegalAction("the stock must hold each of the 52 cards once")
         return cards
 
-    def _check_deal(self, hands: Sequence[int]) -> list[int]:
+    def _check_deal(self, hands: SeqIn) -> list[int]:
         try:
             masks = list(hands)
         except TypeError:
@@ -362,7 +478,7 @@ class Game:
     def legal_cards(self) -> CardSet:
         return CardSet(self.legal_play_mask())
 
-    def legal_bids(self, seat: int | None = None) -> list[Bid]:
+    def legal_bids(self, seat: SeatIn = None) -> list[Bid]:
         seat = self.turn if seat is None else seat
         if self.phase is not _BID or seat != self.turn:
             return []
@@ -374,7 +490,7 @@ class Game:
         out.extend(Bid(t) for t in range(self.rules.min_bid, 14))
         return out
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: SeatIn = None) -> list[Action]:
         """Actions ``seat`` (by default the seat to move) may take now.
 
         In the exchange, the whole pass is one ``PassCards`` too many to list, so the single
@@ -407,9 +523,21 @@ class Game:
                 lead = self.lead_suit
                 follow = (h >> (13 * lead)) & 0x1FFF
                 if follow:
-                    return list(_SUIT_CARDS[lead][follow])
+                    if _COMPILED:
+                        h = follow << (13 * lead)
+                    else:
+                        return list(_SUIT_CARDS[lead][follow])
             elif not self.spades_broken and h & _NON_SPADES:
                 h &= _NON_SPADES
+            if _COMPILED:
+                # Machine-int bit scan: cheaper compiled than the tables, whose thousands of
+                # tuples miss the cache; the same cards in the same (ascending) order.
+                codes: list[int] = []
+                while h:
+                    low = h & -h
+                    codes.append(low.bit_length() - 1)
+                    h ^= low
+                return codes
             return [*_S0[h & 0x1FFF], *_S1[(h >> 13) & 0x1FFF], *_S2[(h >> 26) & 0x1FFF], *_S3[h >> 39]]
         phase = self.phase
         seat = self.turn
@@ -423,82 +551,85 @@ class Game:
             return [DRAW_KEEP_CODE, DRAW_DISCARD_CODE]
         return []
 
-    def apply_code(self, code: int) -> Event:
+    def apply_code(self, code: IntIn) -> Event:
         """Apply the action of a dense code for the seat to move.
 
         A legal play goes straight through a copy of ``play``'s fast path (one call less per
         card: this is the loop of playouts and RL); everything else goes through ``apply``."""
-        if code.__class__ is int and 0 <= code < 52 and self.phase is _PLAY:
+        if type(code) is not int:  # also refuses bools and int subclasses
+            return self.apply(decode(code))
+        c: int = code  # a machine int from here on in the compiled module
+        if 0 <= c < 52 and self.phase is _PLAY:
             turn = self.turn
             hands = self.hands
             h = hands[turn]
-            bit = _BIT[code]
+            bit = 1 << c
             trick = self.trick
             if h & bit:
-                suit = code // 13
+                suit = c // 13
                 if trick:
                     lead = self.lead_suit
                     if suit != lead:
                         if h & SUIT_MASKS[lead]:
-                            return self.play(code)  # refused there, with the reason
+                            return self.play(c)  # refused there, with the reason
                         if suit == 0 and not self.spades_broken:
                             self.spades_broken = True
                             self._broken_at = len(self.history)
                 else:
                     if suit == 0 and not self.spades_broken:
                         if h & _NON_SPADES:
-                            return self.play(code)
+                            return self.play(c)
                         self.spades_broken = True
                         self._broken_at = len(self.history)
                     self.trick_leader = turn
                     self.lead_suit = suit
                 hands[turn] = h ^ bit
-                trick.append(code)
-                self._plays.append(code)
+                trick.append(c)
+                self._plays.append(c)
                 if len(trick) == self.n:
-                    return self._finish_trick(turn, code)
+                    return self._finish_trick(turn, c)
                 self.turn = self._next[turn]
-                ev: Event = _tuple_new(Event, (turn, _PLAYS[code], self.hand_number, None))
+                ev: Event = _tuple_new(Event, (turn, _PLAYS[c], self.hand_number, None))
                 self.history.append(ev)
                 return ev
-            return self.play(code)
-        if code.__class__ is int and BID_BASE <= code < BLIND_NIL_CODE:
-            return self.make_bid(_BIDS[code - BID_BASE])
-        return self.apply(decode(code))
+            return self.play(c)
+        if BID_BASE <= c < BLIND_NIL_CODE:
+            return self.make_bid(_BIDS[c - BID_BASE])
+        return self.apply(decode(c))
 
-    def apply(self, action: Action, seat: int | None = None) -> Event:
+    def apply(self, action: ActionIn, seat: SeatIn = None) -> Event:
         """Apply any action; ``seat`` defaults to the seat to move (a look may come early)."""
         if isinstance(action, Play):
-            return self.play(action.card, seat)
+            return self.play(_raw(action).card, seat)
         if isinstance(action, Bid):
             return self.make_bid(action, seat)
         if isinstance(action, Look):
             return self.look(self.turn if seat is None else seat)
         if isinstance(action, PassCards):
-            return self.pass_cards(action.cards, seat)
+            return self.pass_cards(_raw(action).cards, seat)
         if isinstance(action, PassCard):
-            return self.pass_card(action.card, seat)
+            return self.pass_card(_raw(action).card, seat)
         if isinstance(action, Draw):
-            return self.draw(action.keep, seat)
+            return self.draw(_raw(action).keep, seat)
         raise IllegalAction(f"unknown action {action!r}")
 
-    def verify(self, action: Action, seat: int | None = None) -> None:
+    def verify(self, action: ActionIn, seat: SeatIn = None) -> None:
         if isinstance(action, Play):
-            self.verify_play(action.card, seat)
+            self.verify_play(_raw(action).card, seat)
         elif isinstance(action, Bid):
             self.verify_bid(action, seat)
         elif isinstance(action, Look):
             self.verify_look(self.turn if seat is None else seat)
         elif isinstance(action, PassCards):
-            self.verify_pass_cards(action.cards, seat)
+            self.verify_pass_cards(_raw(action).cards, seat)
         elif isinstance(action, PassCard):
-            self.verify_pass_card(action.card, seat)
+            self.verify_pass_card(_raw(action).card, seat)
         elif isinstance(action, Draw):
             self.verify_draw(seat)
         else:
             raise IllegalAction(f"unknown action {action!r}")
 
-    def can(self, action: Action, seat: int | None = None) -> bool:
+    def can(self, action: ActionIn, seat: SeatIn = None) -> bool:
         try:
             self.verify(action, seat)
         except IllegalAction:
@@ -517,7 +648,7 @@ class Game:
             return f"hand {self.hand_number}, trick {len(self.tricks) + 1}"
         return f"hand {self.hand_number}, {self.phase.value}"
 
-    def _check_turn(self, seat: int | None, phase: Phase, what: str) -> int:
+    def _check_turn(self, seat: SeatIn, phase: Phase, what: str) -> int:
         if self.phase is not phase:
             raise IllegalAction(f"{self._where()}: cannot {what} during the {self.phase.value} phase")
         if seat is None:
@@ -531,34 +662,35 @@ class Game:
         return seat
 
     # ------------------------------------------------------------------ look
-    def verify_look(self, seat: int) -> None:
+    def verify_look(self, seat: IntIn) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalAction(f"{self._where()}: seat {seat!r} is not at the table")
         if self.looked[seat]:
             raise IllegalAction(f"{self._where()}: {self._name(seat)} has already looked at his cards")
 
-    def can_look(self, seat: int) -> bool:
+    def can_look(self, seat: IntIn) -> bool:
         try:
             self.verify_look(seat)
         except IllegalAction:
             return False
         return True
 
-    def look(self, seat: int) -> Event:
+    def look(self, seat: IntIn) -> Event:
         self.verify_look(seat)
         self.looked[seat] = True
         return self._record(seat, Look(), ("look", seat))
 
     # ------------------------------------------------------------------ bid
-    def verify_bid(self, bid: Bid, seat: int | None = None) -> None:
+    def verify_bid(self, bid: BidIn, seat: SeatIn = None) -> None:
         bid = self._coerce_bid(bid, seat)
+        raw = _raw(bid)  # its fields may be junk: checked here, one by one
         seat = self._check_turn(seat, _BID, f"{bid.text}")
         r = self.rules
         where = f"hand {self.hand_number}, bid"
         who = self._name(seat)
-        if bid.blind is not False:
-            if bid.blind is not True or bid.tricks != 0:
-                raise IllegalAction(f"{where}: {who} bid blind_nil with tricks {bid.tricks}")
+        if raw.blind is not False:
+            if raw.blind is not True or raw.tricks != 0:
+                raise IllegalAction(f"{where}: {who} bid blind_nil with tricks {raw.tricks}")
             if not r.blind_nil:
                 raise IllegalAction(f"{where}: {who} bid blind_nil but Blind Nil is not allowed (blind_nil)")
             if not self._blind_nil_possible(seat):
@@ -569,33 +701,34 @@ class Game:
             if self.looked[seat]:
                 raise IllegalAction(f"{where}: {who} bid blind_nil after looking at his cards")
             return
-        if not isinstance(bid.tricks, int) or isinstance(bid.tricks, bool) or not 0 <= bid.tricks <= 13:
-            raise IllegalAction(f"{where}: {who} bid {bid.tricks!r}, outside 0..13")
-        if bid.tricks < r.min_bid:
+        if not isinstance(raw.tricks, int) or isinstance(raw.tricks, bool) or not 0 <= raw.tricks <= 13:
+            raise IllegalAction(f"{where}: {who} bid {raw.tricks!r}, outside 0..13")
+        if raw.tricks < r.min_bid:
             raise IllegalAction(f"{where}: {who} bid nil but the lowest bid is {r.min_bid} (min_bid)")
         if not self.looked[seat]:
-            raise IllegalAction(f"{where}: {who} must look at his cards before bidding {bid.record_value}")
+            raise IllegalAction(f"{where}: {who} must look at his cards before bidding {raw.record_value}")
 
-    def can_bid(self, bid: Bid, seat: int | None = None) -> bool:
+    def can_bid(self, bid: BidIn, seat: SeatIn = None) -> bool:
         try:
             self.verify_bid(bid, seat)
         except IllegalAction:
             return False
         return True
 
-    def make_bid(self, bid: Bid | int, seat: int | None = None) -> Event:
+    def make_bid(self, bid: BidOrIntIn, seat: SeatIn = None) -> Event:
         """Bid; an int is a number bid (0 = Nil)."""
         if bid.__class__ is int and 0 <= bid <= 13:
             bid = _BIDS[bid]
         turn = self.turn
         looked = self.looked
+        raw = _raw(bid)
         if (
             self.phase is not _BID
             or (seat is not None and seat != turn)
-            or bid.__class__ is not Bid
-            or bid.blind
-            or bid.tricks.__class__ is not int
-            or not self.rules.min_bid <= bid.tricks <= 13
+            or _class_of(raw) is not Bid  # not narrowing ``raw``: its fields stay unchecked
+            or raw.blind
+            or raw.tricks.__class__ is not int
+            or not self.rules.min_bid <= raw.tricks <= 13
             or not looked[turn]
         ):
             # The rare and the refused: the full check explains a refusal, or passes a Blind Nil.
@@ -621,13 +754,13 @@ class Game:
         self.history.append(ev)
         return ev
 
-    def _coerce_bid(self, bid: object, seat: int | None) -> Bid:
+    def _coerce_bid(self, bid: object, seat: SeatIn) -> Bid:
         """A ``Bid`` from what a caller handed to ``make_bid``, or ``IllegalAction`` naming it."""
         if isinstance(bid, Bid):
             return bid
         if isinstance(bid, int) and not isinstance(bid, bool):
             return Bid(bid)
-        who = self._name(seat if self._is_seat(seat) else self.turn)  # type: ignore[arg-type]
+        who = self._name(seat if self._is_seat(seat) else self.turn)  # type: ignore[arg-type, unused-ignore]
         raise IllegalAction(f"{self._where()}: {who} bid {bid!r}, which is not a bid")
 
     def _end_bidding(self) -> None:
@@ -665,7 +798,7 @@ class Game:
         except (TypeError, ValueError):
             raise IllegalAction(f"{self._where()}: {cards!r} is not a set of cards") from None
 
-    def verify_pass_cards(self, cards: CardSet, seat: int | None = None) -> None:
+    def verify_pass_cards(self, cards: CardsIn, seat: SeatIn = None) -> None:
         cards = self._coerce_cards(cards)
         seat = self._check_turn(seat, _EXCHANGE, "pass cards")
         k = self.rules.blind_nil_exchange
@@ -679,19 +812,19 @@ class Game:
         if self.pending_pass & ~cards.mask:
             raise IllegalAction(f"{where}: {who} already chose {CardSet(self.pending_pass)} to pass")
 
-    def can_pass_cards(self, cards: CardSet, seat: int | None = None) -> bool:
+    def can_pass_cards(self, cards: CardsIn, seat: SeatIn = None) -> bool:
         try:
             self.verify_pass_cards(cards, seat)
         except IllegalAction:
             return False
         return True
 
-    def pass_cards(self, cards: CardSet, seat: int | None = None) -> Event:
+    def pass_cards(self, cards: CardsIn, seat: SeatIn = None) -> Event:
         cards = self._coerce_cards(cards)
         self.verify_pass_cards(cards, seat)
         return self._do_pass(cards.mask, PassCards(cards))
 
-    def verify_pass_card(self, card: int, seat: int | None = None) -> None:
+    def verify_pass_card(self, card: IntIn, seat: SeatIn = None) -> None:
         seat = self._check_turn(seat, _EXCHANGE, "pass cards")
         if (
             not isinstance(card, int)
@@ -706,7 +839,7 @@ class Game:
                 f"hand {self.hand_number}, exchange: {self._name(seat)} already chose {card_text(card)}"
             )
 
-    def pass_card(self, card: int, seat: int | None = None) -> Event:
+    def pass_card(self, card: IntIn, seat: SeatIn = None) -> Event:
         """Choose one card of the pass; the pass is made when enough are chosen."""
         self.verify_pass_card(card, seat)
         chosen = self.pending_pass | 1 << card
@@ -732,10 +865,10 @@ class Game:
         return self._record(giver, action, ("snap", snap))
 
     # ------------------------------------------------------------------ two-player draw
-    def verify_draw(self, seat: int | None = None) -> None:
+    def verify_draw(self, seat: SeatIn = None) -> None:
         self._check_turn(seat, _DRAW, "draw")
 
-    def draw(self, keep: bool, seat: int | None = None) -> Event:
+    def draw(self, keep: BoolIn, seat: SeatIn = None) -> Event:
         self.verify_draw(seat)
         seat = self.turn
         snap = self._snapshot()
@@ -758,7 +891,7 @@ class Game:
         return self.stock[self.stock_pos] if self.phase is _DRAW else None
 
     # ------------------------------------------------------------------ play
-    def verify_play(self, card: int, seat: int | None = None) -> None:
+    def verify_play(self, card: IntIn, seat: SeatIn = None) -> None:
         seat = self._check_turn(seat, _PLAY, "play")
         where = f"hand {self.hand_number}, trick {len(self.tricks) + 1}"
         who = self._name(seat)
@@ -780,14 +913,14 @@ class Game:
                 f"{where}: {who} led {text} but spades are not broken and he holds other suits"
             )
 
-    def can_play(self, card: int, seat: int | None = None) -> bool:
+    def can_play(self, card: IntIn, seat: SeatIn = None) -> bool:
         if self.phase is not _PLAY or (seat is not None and seat != self.turn):
             return False
         if not isinstance(card, int) or not 0 <= card < 52:
             return False
         return bool(self.legal_play_mask() >> card & 1)
 
-    def play(self, card: int, seat: int | None = None) -> Event:
+    def play(self, card: IntIn, seat: SeatIn = None) -> Event:
         # The hot path: the legality test is inlined mask arithmetic and nothing is stored for
         # undo (a play is taken back from its event); the slow verify_play runs only to explain
         # a refusal.
@@ -888,37 +1021,23 @@ class Game:
         self.history.append(ev)
         return ev
 
-    _SNAP_LISTS = (
-        "hands",
-        "looked",
-        "bid",
-        "blind",
-        "trick",
-        "tricks_won",
-        "tricks",
-        "exchange_steps",
-        "exchanges",
-        "totals",
-        "bags",
-        "seen_discards",
-    )
-
     def _state_refs(self) -> dict[str, Any]:
         """The instance's attributes by reference, less the game-long containers (history,
         undo table, logs, scores), which undo truncates instead. Leaving out the undo table
         also keeps a snapshot from referring to itself: no reference cycle, so a finished game
         is freed at once instead of by the cyclic garbage collector (a third of the run time
         of random playouts before)."""
-        state = self.__dict__.copy()
-        for name in _GAME_LONG:
-            del state[name]
-        return state
+        return {name: getattr(self, name) for name in _STATE_ATTRS}
+
+    def _set_state(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def _snapshot(self) -> tuple[Any, ...]:
         """The whole state before an action that changes lists in place and ends a phase (a
         pass, a draw): the per-hand lists are short, so they are copied."""
         state = self._state_refs()
-        for f in self._SNAP_LISTS:
+        for f in _SNAP_LISTS:
             state[f] = list(state[f])
         log = self.logs[-1]
         log_state = (list(log.dealt), list(log.bids), list(log.exchanges), len(log.plays))
@@ -926,7 +1045,7 @@ class Game:
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         state, n_logs, log_state, n_scores = snap
-        self.__dict__.update(state)
+        self._set_state(state)
         del self.logs[n_logs:]
         del self.scores[n_scores:]
         log = self.logs[-1]
@@ -951,7 +1070,7 @@ class Game:
                     self._redeal.append(dealt)
                 del self.logs[n_logs:]
                 del self.scores[n_scores:]
-                self.__dict__.update(state)
+                self._set_state(state)
                 # ... and the hand's last play is taken back below.
             elif kind == "bid":
                 _, seat, looked, leader = info
@@ -994,14 +1113,14 @@ class Game:
         return ev
 
     # ------------------------------------------------------------------ views
-    def hand_of(self, seat: int) -> CardSet:
+    def hand_of(self, seat: IntIn) -> CardSet:
         """A seat's current cards. For tools that own the whole table (records, tests);
         players, bots and servers must use ``observation``."""
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalAction(f"seat {seat!r} is not at the table")
         return CardSet(self.hands[seat])
 
-    def observation(self, seat: int) -> Observation:
+    def observation(self, seat: IntIn) -> Observation:
         from spades.observation import observe
 
         return observe(self, seat)
@@ -1010,3 +1129,9 @@ class Game:
         return (
             f"<Game hand={self.hand_number} phase={self.phase.value} turn={self.turn} totals={self.totals}>"
         )
+
+
+if not __file__.endswith(".py"):  # compiled by mypyc: warn if it is older than state.py
+    from spades._native import warn_if_stale
+
+    warn_if_stale("state", __file__)
