@@ -23,7 +23,7 @@ from typing import Any
 from spades import record
 from spades.bots import make_bot
 from spades.bots.base import Bot
-from spades.driver import apply_decision
+from spades.driver import apply_decision, notify_others
 from spades.errors import SpadesError
 from spades.rules import Rules
 from spades.scoring import HandScore, side_seats
@@ -177,6 +177,7 @@ def play_task(task: Task) -> GameResult:
                 apply_decision(game, seat, decision.action)
             except SpadesError as e:
                 raise _describe_failure(task, seat, specs[seat], e) from None
+            notify_others(game, bots)
     finally:
         faults = [int(getattr(b, "faults", 0) or 0) for b in bots]
         for b in bots:

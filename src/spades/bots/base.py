@@ -28,6 +28,12 @@ class Bot(ABC):
 
     name: str = "bot"
 
+    wants_events: bool = False
+    """Whether game loops call ``notify`` after every action (``spades.driver.notify_others``).
+    Building an observation for every seat after every action costs time the built-in bots
+    would throw away (they read everything from ``decide``), so only bots that use events,
+    like an outside program speaking the protocol's ``event``, set this and get them."""
+
     @abstractmethod
     def decide(self, obs: Observation, legal: Sequence[Action]) -> Decision: ...
 

@@ -88,6 +88,9 @@ def _default_timeout() -> float:
 class ProgramBot(Bot):
     """A bot living in another process; see the module docstring for the fault rules."""
 
+    wants_events = True
+    """The protocol promises ``event`` requests; the program may use or ignore them."""
+
     def __init__(
         self,
         command: str,
@@ -167,9 +170,13 @@ class ProgramBot(Bot):
         return Decision(action, _one_line(why) if isinstance(why, str) else "")
 
     def notify(self, obs: Observation) -> None:
-        """Send an ``event``; problems here forfeit nothing and are left for the next ``act``."""
+        """Send an ``event``; problems here forfeit nothing and are left for the next ``act``.
+        Events go only to a program already running: starting one (or restarting it after a
+        fault, from the restart budget) is the next ``act``'s job."""
         self.fallback.notify(obs)
         with self._lock:
+            if self._pipe is None:
+                return
             try:
                 pipe = self._ensure(obs)
                 pipe.send(encode({"type": "event", "observation": obs.to_json()}))

@@ -23,6 +23,7 @@ from typing import Any
 from spades.actions import Action, Bid, Look, PassCards, Play
 from spades.bots import REGISTRY, Bot, make_bot
 from spades.cards import CardSet, card_text, parse_card
+from spades.driver import notify_others
 from spades.errors import SpadesError
 from spades.observation import bid_value
 from spades.record import to_record
@@ -296,6 +297,7 @@ class TableActor:
         except StoreError as e:
             return str(e)
         self._advance_or_retry()
+        notify_others(self.game, self.bots)  # bot seats only; built-in bots want no events
         self._changed()
         return None
 

@@ -18,7 +18,7 @@ from spades import record
 from spades.actions import Action, Look, PassCards, Play
 from spades.bots import Bot
 from spades.bots.base import Decision
-from spades.driver import apply_decision
+from spades.driver import apply_decision, notify_others
 from spades.errors import SpadesError
 from spades.observation import Observation
 from spades.state import Event, Game, seat_name
@@ -91,8 +91,10 @@ class Session:
         return None
 
     def _track(self, before: Observation, ev: Event) -> None:
-        """Remember a trick when it completes: its cards were public, and so is its winner."""
+        """Remember a trick when it completes: its cards were public, and so is its winner;
+        tell the bots that want events (``notify_others``)."""
         self.version += 1
+        notify_others(self.__game, self.bots)
         if ev.trick_winner is not None and isinstance(ev.action, Play):
             n = self.players
             plays = [((before.trick_leader + i) % n, c) for i, c in enumerate(before.trick)]
