@@ -339,3 +339,14 @@ def test_oversized_bodies_are_refused(client: TestClient) -> None:
     huge = {"rules": {"preset": "standard"}, "seats": BOTS4, "pad": "x" * 20_000}
     r = client.post("/api/tables", json=huge)
     assert r.status_code == 413 and "over" in r.json()["error"]
+
+
+def test_chunked_bodies_without_a_length_are_refused(client: TestClient) -> None:
+    """A chunked body could be any size; without a Content-Length it is not read at all."""
+
+    def chunks() -> Any:
+        yield b'{"rules": "standard", "seats": '
+        yield b"[]}"
+
+    r = client.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 411 and "Content-Length" in r.json()["error"]

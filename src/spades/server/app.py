@@ -100,6 +100,9 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
         # Refuse oversized bodies before reading them: tables are tiny, records are not.
         limit = MAX_RECORD_BYTES if request.url.path == "/api/replay" else MAX_BODY_BYTES
         size = request.headers.get("content-length")
+        if size is None and "transfer-encoding" in request.headers:
+            # A chunked body has no length to check up front: ask for one instead.
+            return JSONResponse({"error": "a request body needs a Content-Length"}, status_code=411)
         if size is not None and (not size.isdigit() or int(size) > limit):
             return JSONResponse({"error": f"request body over {limit} bytes"}, status_code=413)
         response: Response = await call_next(request)
