@@ -74,7 +74,7 @@ def openspiel_hands(seed: int = 1) -> Iterator[int] | None:
     return run()
 
 
-def _slice(it: Iterator[int], seconds: float, clock: Callable[[], float]) -> tuple[int, float]:
+def time_slice(it: Iterator[int], seconds: float, clock: Callable[[], float]) -> tuple[int, float]:
     start = clock()
     hands = 0
     while clock() - start < seconds:
@@ -89,11 +89,11 @@ def measure(seconds: float) -> tuple[float, float | None]:
     totals = [0, 0.0, 0, 0.0]
     spent = 0.0
     while spent < seconds:
-        h, t = _slice(ours, SLICE, time.process_time)
+        h, t = time_slice(ours, SLICE, time.process_time)
         totals[0] += h
         totals[1] += t
         if theirs is not None:
-            h, t = _slice(theirs, SLICE, time.process_time)
+            h, t = time_slice(theirs, SLICE, time.process_time)
             totals[2] += h
             totals[3] += t
         spent += SLICE

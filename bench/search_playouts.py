@@ -20,11 +20,12 @@ import argparse
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
+from engine_speed import openspiel_hands, time_slice  # the same reference loop, one copy
 from spades import Game, Rules
 from spades.search import playout_batch, warm_up
 
@@ -64,34 +65,6 @@ def engine_hands(seed: int = 1) -> Iterator[int]:
             yield 10
 
 
-def openspiel_hands(seed: int = 1) -> Iterator[int] | None:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game: Any = pyspiel.load_game("spades")
-    rnd = random.Random(seed).random
-
-    def run() -> Iterator[int]:
-        while True:
-            for _ in range(10):
-                state = game.new_initial_state()
-                while not state.is_terminal():
-                    legal = state.legal_actions()
-                    state.apply_action(legal[int(rnd() * len(legal))])
-            yield 10
-
-    return run()
-
-
-def _slice(it: Iterator[int], seconds: float, clock: Callable[[], float]) -> tuple[int, float]:
-    start = clock()
-    n = 0
-    while clock() - start < seconds:
-        n += next(it)
-    return n, clock() - start
-
-
 def measure(seconds: float, batch: int) -> dict[str, float | None]:
     sides: dict[str, Iterator[int] | None] = {
         "search_random": search_hands("random", batch),
@@ -105,7 +78,7 @@ def measure(seconds: float, batch: int) -> dict[str, float | None]:
         for name, it in sides.items():
             if it is None:
                 continue
-            n, t = _slice(it, SLICE, time.process_time)
+            n, t = time_slice(it, SLICE, time.process_time)
             done[name][0] += n
             done[name][1] += t
         spent += SLICE

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -129,6 +130,22 @@ def command(
         raise SpadesError(f"--max-hands {max_hands}: must be at least 1")
     total = len(tasks_for(a, b, rules, games=games, hands=hands, duplicate=duplicate, seed=seed))
     show = sys.stderr.isatty() if progress is None else progress
+
+    def run(on_done: Callable[[object], None] | None) -> dict[str, Any]:
+        return run_match(
+            a,
+            b,
+            rules,
+            games=games,
+            hands=hands,
+            duplicate=duplicate,
+            seed=seed,
+            jobs=jobs,
+            out=out,
+            max_hands=max_hands,
+            on_done=on_done,
+        )
+
     if show:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -148,30 +165,7 @@ def command(
                 bar.advance(tid)
                 bar.refresh()
 
-            rep = run_match(
-                a,
-                b,
-                rules,
-                games=games,
-                hands=hands,
-                duplicate=duplicate,
-                seed=seed,
-                jobs=jobs,
-                out=out,
-                max_hands=max_hands,
-                on_done=tick,
-            )
+            rep = run(tick)
     else:
-        rep = run_match(
-            a,
-            b,
-            rules,
-            games=games,
-            hands=hands,
-            duplicate=duplicate,
-            seed=seed,
-            jobs=jobs,
-            out=out,
-            max_hands=max_hands,
-        )
+        rep = run(None)
     click.echo(json.dumps(rep) if as_json else report_text(rep))
