@@ -296,13 +296,20 @@ def _low(h: int) -> int:
 
 
 # ---------------------------------------------------------------------- transposition table
-# Partition search, as in DDS: an entry holds a bound proven for every position with the same
+# Partition search, as in DDS: an entry holds bounds proven for every position with the same
 # suit lengths in each hand, the same leader and spades flag, and the same holders of the top
 # cards of each suit down to the lowest rank the proof relied on ("relevant" cards); the
 # smaller cards' identities did not matter, so they may differ.
-BUCKET = 4
-KIND_LB = 1
-KIND_UB = 2
+#
+# Layout: an open-addressed table of "shapes" (``tkey``: the length key, ``thead``: its first
+# entry) and a pool of entries chained per shape (``epat``: the relevant cards' holders,
+# ``ebnd``: lower bound, upper bound and best lead, ``enext``: the next entry of the shape).
+# One shape gathers many patterns in a 13-card deal, so a chain (not a fixed bucket) keeps
+# them all; when the pool or the shape table fills up, everything is forgotten at once
+# (``tuse``: entries and shapes in use), which is sound, only slower.
+E_LO = 0
+E_HI = 1
+E_MV = 2
 
 
 @njit
@@ -351,32 +358,42 @@ def _hash(k: int) -> int:
 
 
 @njit
-def _entry_m(tpat: IntArray, slot: int, s: int) -> int:
-    m: int = (tpat[slot, s >> 1] >> (32 * (s & 1) + 26)) & 15
+def _shape_slot(tkey: IntArray, lk: int) -> int:
+    """The slot of shape ``lk`` in the shape table, or of the empty slot where it would go."""
+    mask = tkey.shape[0] - 1
+    i = _hash(lk) & mask
+    while tkey[i] != lk and tkey[i] != -1:
+        i = (i + 1) & mask
+    return i
+
+
+@njit
+def _entry_m(epat: IntArray, e: int, s: int) -> int:
+    m: int = (epat[e, s >> 1] >> (32 * (s & 1) + 26)) & 15
     return m
 
 
 @njit
-def _entry_seq(tpat: IntArray, slot: int, s: int) -> int:
-    seq: int = (tpat[slot, s >> 1] >> (32 * (s & 1))) & 0x3FFFFFF
+def _entry_seq(epat: IntArray, e: int, s: int) -> int:
+    seq: int = (epat[e, s >> 1] >> (32 * (s & 1))) & 0x3FFFFFF
     return seq
 
 
 @njit
-def _matches(tpat: IntArray, slot: int, seqs: IntArray) -> bool:
+def _matches(epat: IntArray, e: int, seqs: IntArray) -> bool:
     for s in range(4):
-        m = _entry_m(tpat, slot, s)
-        if m and (seqs[s] & ((1 << (2 * m)) - 1)) != _entry_seq(tpat, slot, s):
+        m = _entry_m(epat, e, s)
+        if m and (seqs[s] & ((1 << (2 * m)) - 1)) != _entry_seq(epat, e, s):
             return False
     return True
 
 
 @njit
-def _floors_of_entry(hands: IntArray, tpat: IntArray, slot: int, floor: IntArray) -> None:
+def _floors_of_entry(hands: IntArray, epat: IntArray, e: int, floor: IntArray) -> None:
     """The entry's relevant cards as floors in this position (its m-th highest card per suit)."""
     u = hands[0] | hands[1] | hands[2] | hands[3]
     for s in range(4):
-        m = _entry_m(tpat, slot, s)
+        m = _entry_m(epat, e, s)
         f = _field(u, s)
         fl = 13
         for _ in range(m):
@@ -386,25 +403,53 @@ def _floors_of_entry(hands: IntArray, tpat: IntArray, slot: int, floor: IntArray
 
 
 @njit
+def _clear_table(tkey: IntArray, tuse: IntArray) -> None:
+    tkey.fill(-1)
+    tuse[0] = 0
+    tuse[1] = 0
+
+
+@njit
 def _store(
     hands: IntArray,
     lk: int,
-    kind: int,
-    value: int,
+    lower: int,
+    upper: int,
     floor: IntArray,
-    tlen: IntArray,
-    tpat: IntArray,
-    tval: ByteArray,
-    tkind: ByteArray,
-    tmv: ByteArray,
+    tkey: IntArray,
+    thead: IntArray,
+    epat: IntArray,
+    ebnd: ByteArray,
+    enext: IntArray,
+    tuse: IntArray,
     bm: int,
     seqs: IntArray,
 ) -> None:
-    """Record a bound with the floors it relied on (and the lead that proved it, as suit and
-    place from the top, or -1); a tighter bound with the same relevant
-    cards replaces its entry in place, else the oldest slot of the bucket goes."""
+    """Record bounds with the floors they relied on (and the lead that proved them, as suit
+    and place from the top, or -1): an entry with the same relevant cards is tightened, else
+    a new entry goes to the front of the shape's chain."""
     _owners(hands, seqs)
     u = hands[0] | hands[1] | hands[2] | hands[3]
+    for s in range(4):
+        # Moves were merged by runs of equivalent cards: a run reaching below the floor is a
+        # run only where its lower cards sit in the same hand too, so they become relevant.
+        fl = floor[s]
+        if fl < 13:
+            f = _field(u, s)
+            holder = 0
+            for q in range(4):
+                if (_field(hands[q], s) >> fl) & 1:
+                    holder = q
+            hf = _field(hands[holder], s)
+            while True:
+                below = f & ((1 << fl) - 1)
+                if below == 0:
+                    break
+                nr = HIGH13[below]
+                if not (hf >> nr) & 1:
+                    break
+                fl = nr
+            floor[s] = fl
     p0 = 0
     p1 = 0
     for s in range(4):
@@ -416,29 +461,35 @@ def _store(
             p0 |= word << (32 * s)
         else:
             p1 |= word << (32 * (s - 2))
-    base = (_hash(lk) & (tlen.shape[0] // BUCKET - 1)) * BUCKET
-    for i in range(BUCKET):
-        slot = base + i
-        if tkind[slot] == kind and tlen[slot] == lk and tpat[slot, 0] == p0 and tpat[slot, 1] == p1:
-            if (kind == KIND_LB and value > tval[slot]) or (kind == KIND_UB and value < tval[slot]):
-                tval[slot] = value
-            if bm >= 0:
-                tmv[slot] = bm
-            return
-    # Shift the bucket: newest first, the oldest falls out.
-    for i in range(BUCKET - 1, 0, -1):
-        tlen[base + i] = tlen[base + i - 1]
-        tpat[base + i, 0] = tpat[base + i - 1, 0]
-        tpat[base + i, 1] = tpat[base + i - 1, 1]
-        tval[base + i] = tval[base + i - 1]
-        tkind[base + i] = tkind[base + i - 1]
-        tmv[base + i] = tmv[base + i - 1]
-    tlen[base] = lk
-    tpat[base, 0] = p0
-    tpat[base, 1] = p1
-    tval[base] = value
-    tkind[base] = kind
-    tmv[base] = bm
+    slot = _shape_slot(tkey, lk)
+    if tkey[slot] == lk:
+        e = thead[slot]
+        while e >= 0:
+            if epat[e, 0] == p0 and epat[e, 1] == p1:
+                if lower > ebnd[e, E_LO]:
+                    ebnd[e, E_LO] = lower
+                if upper < ebnd[e, E_HI]:
+                    ebnd[e, E_HI] = upper
+                if bm >= 0:
+                    ebnd[e, E_MV] = bm
+                return
+            e = enext[e]
+    if tuse[0] >= epat.shape[0] or 4 * tuse[1] >= 3 * tkey.shape[0]:
+        _clear_table(tkey, tuse)
+        slot = _shape_slot(tkey, lk)
+    if tkey[slot] != lk:
+        tkey[slot] = lk
+        thead[slot] = -1
+        tuse[1] += 1
+    e = tuse[0]
+    tuse[0] += 1
+    epat[e, 0] = p0
+    epat[e, 1] = p1
+    ebnd[e, E_LO] = lower
+    ebnd[e, E_HI] = upper
+    ebnd[e, E_MV] = bm
+    enext[e] = thead[slot]
+    thead[slot] = e
 
 
 # Frame fields of the explicit search stack (one row per depth, depth <= 52).
@@ -466,11 +517,12 @@ def _search(
     leader0: int,
     broken0: bool,
     target0: int,
-    tlen: IntArray,
-    tpat: IntArray,
-    tval: ByteArray,
-    tkind: ByteArray,
-    tmv: ByteArray,
+    tkey: IntArray,
+    thead: IntArray,
+    epat: IntArray,
+    ebnd: ByteArray,
+    enext: IntArray,
+    tuse: IntArray,
     fr: IntArray,
     ftc: IntArray,
     ffl: IntArray,
@@ -532,32 +584,31 @@ def _search(
                     lk = _lenkey(hands, leader, broken)
                     fr[d, F_LK] = lk
                     _owners(hands, seqs)
-                    base = (_hash(lk) & (tlen.shape[0] // BUCKET - 1)) * BUCKET
-                    for i in range(BUCKET):
-                        slot = base + i
-                        if tlen[slot] != lk or tkind[slot] == 0:
-                            continue
-                        if not _matches(tpat, slot, seqs):
-                            continue
-                        if pref < 0 and tmv[slot] >= 0:
-                            ps = tmv[slot] >> 4
-                            f = _field(hands[0] | hands[1] | hands[2] | hands[3], ps)
-                            for _ in range(tmv[slot] & 15):
-                                f ^= 1 << HIGH13[f]
-                            if f:
-                                pref = 13 * ps + HIGH13[f]
-                        if tkind[slot] == KIND_LB and tval[slot] >= target:
-                            result = True
-                            mode = EXIT
-                        elif tkind[slot] == KIND_UB and tval[slot] < target:
-                            result = False
-                            mode = EXIT
-                        if mode == EXIT:
-                            stats[7] += 1
-                            _floors_of_entry(hands, tpat, slot, tmp)
-                            for s in range(4):
-                                ffl[d, s] = tmp[s]
-                            break
+                    slot = _shape_slot(tkey, lk)
+                    e = thead[slot] if tkey[slot] == lk else -1
+                    while e >= 0:
+                        if _matches(epat, e, seqs):
+                            mvk = ebnd[e, E_MV]
+                            if pref < 0 and mvk >= 0:
+                                ps = mvk >> 4
+                                f = _field(hands[0] | hands[1] | hands[2] | hands[3], ps)
+                                for _ in range(mvk & 15):
+                                    f ^= 1 << HIGH13[f]
+                                if f:
+                                    pref = 13 * ps + HIGH13[f]
+                            if ebnd[e, E_LO] >= target:
+                                result = True
+                                mode = EXIT
+                            elif ebnd[e, E_HI] < target:
+                                result = False
+                                mode = EXIT
+                            if mode == EXIT:
+                                stats[7] += 1
+                                _floors_of_entry(hands, epat, e, tmp)
+                                for s in range(4):
+                                    ffl[d, s] = tmp[s]
+                                break
+                        e = enext[e]
                     if mode != EXIT:
                         q = _quick_with_entry(hands, leader, broken, tmp[:4], tmp[4:])
                         if (leader & 1) == 0 and q >= target:
@@ -581,7 +632,7 @@ def _search(
                             ffl[d, 0] = fl
             if mode == NEXT:
                 p = (leader + tn) & 3
-                fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, False)
+                fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
                 fr[d, F_I] = 0
         if mode == NEXT:
             i = fr[d, F_I]
@@ -623,25 +674,22 @@ def _search(
                     cs = c // 13
                     above = _field(hands[0] | hands[1] | hands[2] | hands[3], cs) >> (c - 13 * cs + 1)
                     bm = cs * 16 + POP13[above]
-                if result:
-                    _store(
-                        hands, lk, KIND_LB, fr[d, F_TARGET], ffl[d], tlen, tpat, tval, tkind, tmv, bm, seqs
-                    )
-                else:
-                    _store(
-                        hands,
-                        lk,
-                        KIND_UB,
-                        fr[d, F_TARGET] - 1,
-                        ffl[d],
-                        tlen,
-                        tpat,
-                        tval,
-                        tkind,
-                        tmv,
-                        bm,
-                        seqs,
-                    )
+                t = fr[d, F_TARGET]
+                _store(
+                    hands,
+                    lk,
+                    t if result else 0,
+                    popcount(hands[0]) if result else t - 1,
+                    ffl[d],
+                    tkey,
+                    thead,
+                    epat,
+                    ebnd,
+                    enext,
+                    tuse,
+                    bm,
+                    seqs,
+                )
             mode = EXIT
         if mode == EXIT:
             if d == 0:
@@ -687,11 +735,12 @@ def _win_after(
     broken: bool,
     card: int,
     target: int,
-    tlen: IntArray,
-    tpat: IntArray,
-    tval: ByteArray,
-    tkind: ByteArray,
-    tmv: ByteArray,
+    tkey: IntArray,
+    thead: IntArray,
+    epat: IntArray,
+    ebnd: ByteArray,
+    enext: IntArray,
+    tuse: IntArray,
     fr: IntArray,
     ftc: IntArray,
     ffl: IntArray,
@@ -718,11 +767,12 @@ def _win_after(
             w,
             nb,
             target - (1 if (w & 1) == 0 else 0),
-            tlen,
-            tpat,
-            tval,
-            tkind,
-            tmv,
+            tkey,
+            thead,
+            epat,
+            ebnd,
+            enext,
+            tuse,
             fr,
             ftc,
             ffl,
@@ -740,11 +790,12 @@ def _win_after(
             leader,
             nb,
             target,
-            tlen,
-            tpat,
-            tval,
-            tkind,
-            tmv,
+            tkey,
+            thead,
+            epat,
+            ebnd,
+            enext,
+            tuse,
             fr,
             ftc,
             ffl,
@@ -767,11 +818,12 @@ def _solve(
     broken: bool,
     want_values: bool,
     values: IntArray,
-    tlen: IntArray,
-    tpat: IntArray,
-    tval: ByteArray,
-    tkind: ByteArray,
-    tmv: ByteArray,
+    tkey: IntArray,
+    thead: IntArray,
+    epat: IntArray,
+    ebnd: ByteArray,
+    enext: IntArray,
+    tuse: IntArray,
     fr: IntArray,
     ftc: IntArray,
     ffl: IntArray,
@@ -812,11 +864,12 @@ def _solve(
             leader,
             broken,
             t,
-            tlen,
-            tpat,
-            tval,
-            tkind,
-            tmv,
+            tkey,
+            thead,
+            epat,
+            ebnd,
+            enext,
+            tuse,
             fr,
             ftc,
             ffl,
@@ -850,11 +903,12 @@ def _solve(
                 broken,
                 c,
                 t,
-                tlen,
-                tpat,
-                tval,
-                tkind,
-                tmv,
+                tkey,
+                thead,
+                epat,
+                ebnd,
+                enext,
+                tuse,
                 fr,
                 ftc,
                 ffl,
@@ -876,11 +930,12 @@ def _solve(
                 broken,
                 c,
                 t,
-                tlen,
-                tpat,
-                tval,
-                tkind,
-                tmv,
+                tkey,
+                thead,
+                epat,
+                ebnd,
+                enext,
+                tuse,
                 fr,
                 ftc,
                 ffl,

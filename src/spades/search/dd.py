@@ -19,8 +19,8 @@ from spades.cards import card_text
 from spades.search._dd_kernel import NF, _solve
 from spades.search.positions import InvalidPosition
 
-DEFAULT_TABLE_BITS = 20
-"""2**20 table entries (about 36 MB): a 13-card deal needs far fewer."""
+DEFAULT_TABLE_BITS = 21
+"""2**21 table entries (about 60 MB); when they run out the table starts afresh."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +64,12 @@ class Solver:
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
         size = 1 << table_bits
-        self._tlen = np.full(size, -1, dtype=np.int64)
-        self._tpat = np.zeros((size, 2), dtype=np.int64)
-        self._tval = np.zeros(size, dtype=np.int8)
-        self._tkind = np.zeros(size, dtype=np.int8)
-        self._tmv = np.full(size, -1, dtype=np.int8)
+        self._tkey = np.full(size >> 2, -1, dtype=np.int64)
+        self._thead = np.full(size >> 2, -1, dtype=np.int64)
+        self._epat = np.zeros((size, 2), dtype=np.int64)
+        self._ebnd = np.zeros((size, 3), dtype=np.int8)
+        self._enext = np.full(size, -1, dtype=np.int64)
+        self._tuse = np.zeros(2, dtype=np.int64)
         self._fr = np.zeros((54, NF), dtype=np.int64)
         self._ftc = np.zeros((54, 4), dtype=np.int64)
         self._ffl = np.zeros((54, 4), dtype=np.int64)
@@ -112,11 +113,12 @@ class Solver:
 
     def _buffers(self) -> tuple[np.ndarray[Any, Any], ...]:
         return (
-            self._tlen,
-            self._tpat,
-            self._tval,
-            self._tkind,
-            self._tmv,
+            self._tkey,
+            self._thead,
+            self._epat,
+            self._ebnd,
+            self._enext,
+            self._tuse,
             self._fr,
             self._ftc,
             self._ffl,
@@ -129,7 +131,8 @@ class Solver:
 
     def clear(self) -> None:
         """Forget every stored bound (only to measure a cold start; entries never go stale)."""
-        self._tkind.fill(0)
+        self._tkey.fill(-1)
+        self._tuse.fill(0)
 
 
 _default: Solver | None = None
