@@ -555,6 +555,7 @@ def _search(
             target = fr[d, F_TARGET]
             for s in range(4):
                 ffl[d, s] = 13
+                ffl[d, 4 + s] = 0
             fr[d, F_LK] = -1
             pref = -1
             mode = NEXT
@@ -584,6 +585,7 @@ def _search(
                     lk = _lenkey(hands, leader, broken)
                     fr[d, F_LK] = lk
                     _owners(hands, seqs)
+                    stats[8] += 1
                     slot = _shape_slot(tkey, lk)
                     e = thead[slot] if tkey[slot] == lk else -1
                     while e >= 0:
@@ -618,6 +620,7 @@ def _search(
                             result = False
                             mode = EXIT
                         if mode == EXIT:
+                            stats[9] += 1
                             for s in range(4):
                                 ffl[d, s] = tmp[s]
                     if mode != EXIT:
@@ -629,17 +632,30 @@ def _search(
                             result = False
                             mode = EXIT
                         if mode == EXIT:
+                            stats[10] += 1
                             ffl[d, 0] = fl
             if mode == NEXT:
                 p = (leader + tn) & 3
                 fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
                 fr[d, F_I] = 0
+                if tn == 0:
+                    stats[11] += 1
+                    stats[12] += fr[d, F_N]
+                else:
+                    stats[14] += 1
         if mode == NEXT:
             i = fr[d, F_I]
+            n = fr[d, F_N]
+            # Cards below the lowest relevant rank of a tried card's suit are equivalent to it.
+            while i < n and mvs[d, i] % 13 < ffl[d, 4 + mvs[d, i] // 13]:
+                i += 1
+            fr[d, F_I] = i
             tn = fr[d, F_TN]
             leader = fr[d, F_LEADER]
             p = (leader + tn) & 3
             if i >= fr[d, F_N]:
+                if tn == 0:
+                    stats[13] += 1
                 result = (p & 1) != 0
                 mode = FINISH
             else:
@@ -700,14 +716,13 @@ def _search(
             c = fr[d, F_CARD]
             hands[p] ^= 1 << c
             cut = result == ((p & 1) == 0)
-            first = fr[d, F_I] == 1
+            cs = c // 13
             # The child's relevant cards, plus the trick's winning rank if it beat a card of
             # its own suit, join this node's (a cut needs only the child that made it).
+            bf = ffl[d + 1, cs]
             for s in range(4):
                 fl = ffl[d + 1, s]
-                if cut or first:
-                    ffl[d, s] = fl if fl < 13 else 13
-                elif fl < ffl[d, s]:
+                if cut or fl < ffl[d, s]:
                     ffl[d, s] = fl
             if tn == 3:
                 c0 = ftc[d, 0]
@@ -719,6 +734,12 @@ def _search(
                 n_same = (c0 // 13 == ws) + (c1 // 13 == ws) + (c2 // 13 == ws) + (c // 13 == ws)
                 if n_same > 1 and wc - 13 * ws < ffl[d, ws]:
                     ffl[d, ws] = wc - 13 * ws
+                if n_same > 1 and ws == cs and wc - 13 * ws < bf:
+                    bf = wc - 13 * ws
+            if not cut and c - 13 * cs < bf and bf > ffl[d, 4 + cs]:
+                # The result did not depend on this card's rank: the hand's lower cards of the
+                # suit would do the same.
+                ffl[d, 4 + cs] = bf
             if cut:
                 stats[1 + min(fr[d, F_I], 3) - 1 + (0 if tn > 0 else 3)] += 1
                 mode = FINISH

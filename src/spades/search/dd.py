@@ -72,7 +72,7 @@ class Solver:
         self._tuse = np.zeros(2, dtype=np.int64)
         self._fr = np.zeros((54, NF), dtype=np.int64)
         self._ftc = np.zeros((54, 4), dtype=np.int64)
-        self._ffl = np.zeros((54, 4), dtype=np.int64)
+        self._ffl = np.zeros((54, 8), dtype=np.int64)
         self._mvs = np.zeros((54, 16), dtype=np.int64)
         self._scs = np.zeros((54, 16), dtype=np.int64)
         self._seqs = np.zeros(4, dtype=np.int64)
