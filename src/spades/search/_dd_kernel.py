@@ -268,31 +268,61 @@ def _quick_with_entry(hands: IntArray, leader: int, broken: bool, floor: IntArra
 
 
 @njit
-def _top_trump_run(hands: IntArray) -> tuple[int, int, int]:
-    """(seat, k, floor): ``seat`` holds the top ``k`` spades (down to rank ``floor``), so it
-    wins at least ``k`` tricks whatever happens; (-1, 0, 13) when no spade is left."""
+def _side_top_trumps(hands: IntArray, side: int) -> tuple[int, int]:
+    """(k, floor): the top spades held by ``side``'s two hands, down to the first one an
+    opponent holds, are sure tricks for that side, as many as its longer spade holding
+    (whoever leads, each of those spades wins the trick it is played to, and partners can
+    always keep them apart up to that count); ``floor`` is the lowest rank the count uses."""
+    a = hands[side] & 0x1FFF
+    b = hands[side ^ 2] & 0x1FFF
     u = (hands[0] | hands[1] | hands[2] | hands[3]) & 0x1FFF
-    if u == 0:
-        return -1, 0, 13
-    r = HIGH13[u]
-    seat = 0
-    for s in range(4):
-        if (hands[s] >> r) & 1:
-            seat = s
-    mine = hands[seat] & 0x1FFF
+    cap = max(POP13[a], POP13[b])
     k = 0
     floor = 13
-    while u and (mine >> HIGH13[u]) & 1:
+    mine = a | b
+    while u and k < cap:
+        r = HIGH13[u]
+        if not (mine >> r) & 1:
+            break
         k += 1
-        floor = HIGH13[u]
-        u ^= 1 << floor
-    return seat, k, floor
+        floor = r
+        u ^= 1 << r
+    return k, floor
 
 
 @njit
 def _low(h: int) -> int:
     """The lowest card of a mask (the only card, at the last trick)."""
     return popcount((h & -h) - 1)
+
+
+# ---------------------------------------------------------------------- cut-off cards
+# The card that last refuted a similar node is tried first (a hint only: it is used when
+# legal, so a clash of keys costs time, never correctness). Similar means: on lead, the same
+# hand, target and partner's suit-length parities; following suit, the same cards left in the
+# suit, the same card winning the trick and the same leader; otherwise the same hand, card
+# winning the trick and target.
+
+
+@njit
+def _killer_key(hands: IntArray, tc: IntArray, tn: int, leader: int, p: int, target: int) -> int:
+    if tn == 0:
+        ph = hands[p ^ 2]
+        par = 0
+        for s in range(4):
+            par |= (POP13[_field(ph, s)] & 1) << s
+        return hands[p] ^ (par << 52) ^ (target << 56) ^ (p << 60)
+    best = tc[0]
+    for i in range(1, tn):
+        if _beats(tc[i], best):
+            best = tc[i]
+    ls = tc[0] // 13
+    if _field(hands[p], ls) != 0:
+        live = hands[0] | hands[1] | hands[2] | hands[3]
+        for i in range(tn):
+            live |= 1 << tc[i]
+        return ((live >> (13 * ls)) & 0x1FFF) ^ (best << 13) ^ (leader << 19) ^ (ls << 21) ^ (1 << 62)
+    return hands[p] ^ (best << 52) ^ ((target & 15) << 58) ^ (1 << 62) ^ (1 << 57)
 
 
 # ---------------------------------------------------------------------- transposition table
@@ -501,7 +531,8 @@ F_N = 4
 F_I = 5
 F_LK = 6
 F_CARD = 7
-NF = 8
+F_KEY = 8
+NF = 9
 
 ENTER = 0
 NEXT = 1
@@ -523,6 +554,7 @@ def _search(
     ebnd: ByteArray,
     enext: IntArray,
     tuse: IntArray,
+    kill: IntArray,
     fr: IntArray,
     ftc: IntArray,
     ffl: IntArray,
@@ -589,6 +621,7 @@ def _search(
                     slot = _shape_slot(tkey, lk)
                     e = thead[slot] if tkey[slot] == lk else -1
                     while e >= 0:
+                        stats[15] += 1
                         if _matches(epat, e, seqs):
                             mvk = ebnd[e, E_MV]
                             if pref < 0 and mvk >= 0:
@@ -624,11 +657,22 @@ def _search(
                             for s in range(4):
                                 ffl[d, s] = tmp[s]
                     if mode != EXIT:
-                        seat, k, fl = _top_trump_run(hands)
-                        if seat >= 0 and (seat & 1) == 0 and k >= target:
+                        k, fl = _side_top_trumps(hands, leader ^ 1)
+                        if (leader & 1) == 0 and r - k < target:
+                            result = False
+                            mode = EXIT
+                        elif (leader & 1) == 1 and k >= target:
                             result = True
                             mode = EXIT
-                        elif seat >= 0 and (seat & 1) == 1 and r - k < target:
+                        if mode == EXIT:
+                            stats[10] += 1
+                            ffl[d, 0] = fl
+                    if mode != EXIT:
+                        k, fl = _side_top_trumps(hands, leader)
+                        if (leader & 1) == 0 and k >= target:
+                            result = True
+                            mode = EXIT
+                        elif (leader & 1) == 1 and r - k < target:
                             result = False
                             mode = EXIT
                         if mode == EXIT:
@@ -636,6 +680,12 @@ def _search(
                             ffl[d, 0] = fl
             if mode == NEXT:
                 p = (leader + tn) & 3
+                kk = _killer_key(hands, ftc[d], tn, leader, p, target)
+                fr[d, F_KEY] = kk
+                if pref < 0:
+                    ks = _hash(kk) & (kill.shape[0] - 1)
+                    if kill[ks, 0] == kk:
+                        pref = kill[ks, 1]
                 fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
                 fr[d, F_I] = 0
                 if tn == 0:
@@ -742,6 +792,10 @@ def _search(
                 ffl[d, 4 + cs] = bf
             if cut:
                 stats[1 + min(fr[d, F_I], 3) - 1 + (0 if tn > 0 else 3)] += 1
+                kk = fr[d, F_KEY]
+                ks = _hash(kk) & (kill.shape[0] - 1)
+                kill[ks, 0] = kk
+                kill[ks, 1] = c
                 mode = FINISH
             else:
                 mode = NEXT
@@ -762,6 +816,7 @@ def _win_after(
     ebnd: ByteArray,
     enext: IntArray,
     tuse: IntArray,
+    kill: IntArray,
     fr: IntArray,
     ftc: IntArray,
     ffl: IntArray,
@@ -794,6 +849,7 @@ def _win_after(
             ebnd,
             enext,
             tuse,
+            kill,
             fr,
             ftc,
             ffl,
@@ -817,6 +873,7 @@ def _win_after(
             ebnd,
             enext,
             tuse,
+            kill,
             fr,
             ftc,
             ffl,
@@ -845,6 +902,7 @@ def _solve(
     ebnd: ByteArray,
     enext: IntArray,
     tuse: IntArray,
+    kill: IntArray,
     fr: IntArray,
     ftc: IntArray,
     ffl: IntArray,
@@ -878,6 +936,8 @@ def _solve(
         elif probes > 1:
             t = (lo + hi + 1) // 2
         probes += 1
+        stats[16] += 1
+        stats[17 + min(probes, 5) - 1] = stats[0]
         if _search(
             hands,
             tc,
@@ -891,6 +951,7 @@ def _solve(
             ebnd,
             enext,
             tuse,
+            kill,
             fr,
             ftc,
             ffl,
@@ -930,6 +991,7 @@ def _solve(
                 ebnd,
                 enext,
                 tuse,
+                kill,
                 fr,
                 ftc,
                 ffl,
@@ -957,6 +1019,7 @@ def _solve(
                 ebnd,
                 enext,
                 tuse,
+                kill,
                 fr,
                 ftc,
                 ffl,

@@ -70,6 +70,7 @@ class Solver:
         self._ebnd = np.zeros((size, 3), dtype=np.int8)
         self._enext = np.full(size, -1, dtype=np.int64)
         self._tuse = np.zeros(2, dtype=np.int64)
+        self._kill = np.full((1 << 16, 2), -1, dtype=np.int64)
         self._fr = np.zeros((54, NF), dtype=np.int64)
         self._ftc = np.zeros((54, 4), dtype=np.int64)
         self._ffl = np.zeros((54, 8), dtype=np.int64)
@@ -119,6 +120,7 @@ class Solver:
             self._ebnd,
             self._enext,
             self._tuse,
+            self._kill,
             self._fr,
             self._ftc,
             self._ffl,
@@ -133,6 +135,7 @@ class Solver:
         """Forget every stored bound (only to measure a cold start; entries never go stale)."""
         self._tkey.fill(-1)
         self._tuse.fill(0)
+        self._kill.fill(-1)
 
 
 _default: Solver | None = None
