@@ -355,29 +355,51 @@ def _lenkey(hands: IntArray, leader: int, broken: bool) -> int:
     return (k << 3) | (leader << 1) | (1 if broken else 0)
 
 
+def _compress_tables() -> tuple[IntArray, IntArray]:
+    lo = np.zeros(1 << 14, dtype=np.int64)
+    hi = np.zeros(1 << 12, dtype=np.int64)
+    for bits, table in ((7, lo), (6, hi)):
+        for m in range(1 << bits):
+            for x in range(1 << bits):
+                out = 0
+                k = 0
+                for i in range(bits):
+                    if (m >> i) & 1:
+                        if (x >> i) & 1:
+                            out |= 1 << k
+                        k += 1
+                table[(m << bits) | x] = out
+    return lo, hi
+
+
+COMP7, COMP6 = _compress_tables()
+"""Bit compression (the cards of a hand renumbered among a suit's live cards), by halves."""
+
+
 @njit
-def _owners(hands: IntArray, seqs: IntArray) -> None:
-    """Per suit, the holders of its remaining cards from the highest down, 2 bits each."""
-    h0 = hands[0]
-    h1 = hands[1]
-    h2 = hands[2]
-    h3 = hands[3]
+def _compress(x: int, m: int) -> int:
+    lo = COMP7[((m & 0x7F) << 7) | (x & 0x7F)]
+    hi = COMP6[((m >> 7) << 6) | (x >> 7)]
+    return lo | (hi << POP13[m & 0x7F])
+
+
+@njit
+def _relative(hands: IntArray, rel: IntArray) -> None:
+    """North's, East's and South's hands by relative rank: each suit's live cards renumbered
+    so that its highest is rank 12, the next 11, and so on (West holds the rest)."""
+    u = hands[0] | hands[1] | hands[2] | hands[3]
+    r0 = 0
+    r1 = 0
+    r2 = 0
     for s in range(4):
-        sh = 13 * s
-        f0 = (h0 >> sh) & 0x1FFF
-        f1 = (h1 >> sh) & 0x1FFF
-        f2 = (h2 >> sh) & 0x1FFF
-        u = f0 | f1 | f2 | ((h3 >> sh) & 0x1FFF)
-        x = 0
-        i = 0
-        while u:
-            r = HIGH13[u]
-            b = 1 << r
-            u ^= b
-            o = 0 if f0 & b else (1 if f1 & b else (2 if f2 & b else 3))
-            x |= o << i
-            i += 2
-        seqs[s] = x
+        us = _field(u, s)
+        sh = 13 * s + 13 - POP13[us]
+        r0 |= _compress(_field(hands[0], s), us) << sh
+        r1 |= _compress(_field(hands[1], s), us) << sh
+        r2 |= _compress(_field(hands[2], s), us) << sh
+    rel[0] = r0
+    rel[1] = r1
+    rel[2] = r2
 
 
 @njit
@@ -398,24 +420,9 @@ def _shape_slot(tkey: IntArray, lk: int) -> int:
 
 
 @njit
-def _entry_m(epat: IntArray, e: int, s: int) -> int:
-    m: int = (epat[e, s >> 1] >> (32 * (s & 1) + 26)) & 15
-    return m
-
-
-@njit
-def _entry_seq(epat: IntArray, e: int, s: int) -> int:
-    seq: int = (epat[e, s >> 1] >> (32 * (s & 1))) & 0x3FFFFFF
-    return seq
-
-
-@njit
-def _matches(epat: IntArray, e: int, seqs: IntArray) -> bool:
-    for s in range(4):
-        m = _entry_m(epat, e, s)
-        if m and (seqs[s] & ((1 << (2 * m)) - 1)) != _entry_seq(epat, e, s):
-            return False
-    return True
+def _matches(epat: IntArray, e: int, rel: IntArray) -> bool:
+    m = epat[e, 3]
+    return (rel[0] & m) == epat[e, 0] and (rel[1] & m) == epat[e, 1] and (rel[2] & m) == epat[e, 2]
 
 
 @njit
@@ -423,7 +430,7 @@ def _floors_of_entry(hands: IntArray, epat: IntArray, e: int, floor: IntArray) -
     """The entry's relevant cards as floors in this position (its m-th highest card per suit)."""
     u = hands[0] | hands[1] | hands[2] | hands[3]
     for s in range(4):
-        m = _entry_m(epat, e, s)
+        m = POP13[_field(epat[e, 3], s)]
         f = _field(u, s)
         fl = 13
         for _ in range(m):
@@ -453,12 +460,12 @@ def _store(
     enext: IntArray,
     tuse: IntArray,
     bm: int,
-    seqs: IntArray,
+    rel: IntArray,
 ) -> None:
     """Record bounds with the floors they relied on (and the lead that proved them, as suit
     and place from the top, or -1): an entry with the same relevant cards is tightened, else
     a new entry goes to the front of the shape's chain."""
-    _owners(hands, seqs)
+    _relative(hands, rel)
     u = hands[0] | hands[1] | hands[2] | hands[3]
     for s in range(4):
         # Moves were merged by runs of equivalent cards: a run reaching below the floor is a
@@ -480,22 +487,19 @@ def _store(
                     break
                 fl = nr
             floor[s] = fl
-    p0 = 0
-    p1 = 0
+    mk = 0
     for s in range(4):
-        m = 0
         if floor[s] < 13:
             m = POP13[_field(u, s) >> floor[s]]
-        word = (m << 26) | (seqs[s] & ((1 << (2 * m)) - 1))
-        if s < 2:
-            p0 |= word << (32 * s)
-        else:
-            p1 |= word << (32 * (s - 2))
+            mk |= ((0x1FFF >> (13 - m)) << (13 - m)) << (13 * s)
+    p0 = rel[0] & mk
+    p1 = rel[1] & mk
+    p2 = rel[2] & mk
     slot = _shape_slot(tkey, lk)
     if tkey[slot] == lk:
         e = thead[slot]
         while e >= 0:
-            if epat[e, 0] == p0 and epat[e, 1] == p1:
+            if epat[e, 3] == mk and epat[e, 0] == p0 and epat[e, 1] == p1 and epat[e, 2] == p2:
                 if lower > ebnd[e, E_LO]:
                     ebnd[e, E_LO] = lower
                 if upper < ebnd[e, E_HI]:
@@ -515,6 +519,8 @@ def _store(
     tuse[0] += 1
     epat[e, 0] = p0
     epat[e, 1] = p1
+    epat[e, 2] = p2
+    epat[e, 3] = mk
     ebnd[e, E_LO] = lower
     ebnd[e, E_HI] = upper
     ebnd[e, E_MV] = bm
@@ -560,7 +566,7 @@ def _search(
     ffl: IntArray,
     mvs: IntArray,
     scs: IntArray,
-    seqs: IntArray,
+    rel: IntArray,
     tmp: IntArray,
     stats: IntArray,
 ) -> bool:
@@ -616,13 +622,13 @@ def _search(
                 else:
                     lk = _lenkey(hands, leader, broken)
                     fr[d, F_LK] = lk
-                    _owners(hands, seqs)
+                    _relative(hands, rel)
                     stats[8] += 1
                     slot = _shape_slot(tkey, lk)
                     e = thead[slot] if tkey[slot] == lk else -1
                     while e >= 0:
                         stats[15] += 1
-                        if _matches(epat, e, seqs):
+                        if _matches(epat, e, rel):
                             mvk = ebnd[e, E_MV]
                             if pref < 0 and mvk >= 0:
                                 ps = mvk >> 4
@@ -754,7 +760,7 @@ def _search(
                     enext,
                     tuse,
                     bm,
-                    seqs,
+                    rel,
                 )
             mode = EXIT
         if mode == EXIT:
@@ -822,7 +828,7 @@ def _win_after(
     ffl: IntArray,
     mvs: IntArray,
     scs: IntArray,
-    seqs: IntArray,
+    rel: IntArray,
     tmp: IntArray,
     stats: IntArray,
 ) -> bool:
@@ -855,7 +861,7 @@ def _win_after(
             ffl,
             mvs,
             scs,
-            seqs,
+            rel,
             tmp,
             stats,
         )
@@ -879,7 +885,7 @@ def _win_after(
             ffl,
             mvs,
             scs,
-            seqs,
+            rel,
             tmp,
             stats,
         )
@@ -908,7 +914,7 @@ def _solve(
     ffl: IntArray,
     mvs: IntArray,
     scs: IntArray,
-    seqs: IntArray,
+    rel: IntArray,
     tmp: IntArray,
     stats: IntArray,
 ) -> int:
@@ -957,7 +963,7 @@ def _solve(
             ffl,
             mvs,
             scs,
-            seqs,
+            rel,
             tmp,
             stats,
         ):
@@ -997,7 +1003,7 @@ def _solve(
                 ffl,
                 mvs,
                 scs,
-                seqs,
+                rel,
                 tmp,
                 stats,
             ):
@@ -1025,7 +1031,7 @@ def _solve(
                 ffl,
                 mvs,
                 scs,
-                seqs,
+                rel,
                 tmp,
                 stats,
             ):

@@ -66,7 +66,7 @@ class Solver:
         size = 1 << table_bits
         self._tkey = np.full(size >> 2, -1, dtype=np.int64)
         self._thead = np.full(size >> 2, -1, dtype=np.int64)
-        self._epat = np.zeros((size, 2), dtype=np.int64)
+        self._epat = np.zeros((size, 4), dtype=np.int64)
         self._ebnd = np.zeros((size, 3), dtype=np.int8)
         self._enext = np.full(size, -1, dtype=np.int64)
         self._tuse = np.zeros(2, dtype=np.int64)
@@ -76,7 +76,7 @@ class Solver:
         self._ffl = np.zeros((54, 8), dtype=np.int64)
         self._mvs = np.zeros((54, 16), dtype=np.int64)
         self._scs = np.zeros((54, 16), dtype=np.int64)
-        self._seqs = np.zeros(4, dtype=np.int64)
+        self._rel = np.zeros(4, dtype=np.int64)
         self._tmp = np.zeros(8, dtype=np.int64)
         self._stats = np.zeros(24, dtype=np.int64)
 
@@ -126,7 +126,7 @@ class Solver:
             self._ffl,
             self._mvs,
             self._scs,
-            self._seqs,
+            self._rel,
             self._tmp,
             self._stats,
         )
