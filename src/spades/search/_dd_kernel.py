@@ -538,7 +538,8 @@ F_I = 5
 F_LK = 6
 F_CARD = 7
 F_KEY = 8
-NF = 9
+F_VAL = 9
+NF = 10
 
 ENTER = 0
 NEXT = 1
@@ -569,11 +570,13 @@ def _search(
     rel: IntArray,
     tmp: IntArray,
     stats: IntArray,
-) -> bool:
-    """Can North/South take ``target0`` or more of the tricks still to be won (the current one
-    included)? ``tc0[:tn0]`` are the cards on the table, led by ``leader0``.
+) -> int:
+    """A null-window search on "can North/South take ``target0`` or more of the tricks still to
+    be won (the current one included)?" ``tc0[:tn0]`` are the cards on the table, led by
+    ``leader0``. Fail-soft: a result >= ``target0`` is a lower bound on North/South's tricks,
+    a smaller one an upper bound (so the caller's next probe can jump).
 
-    Alpha-beta on a yes/no value with an explicit stack (numba cannot cache recursive code).
+    Alpha-beta with an explicit stack (numba cannot cache recursive code).
     ``ffl[d]`` holds, per suit, the lowest rank the result at depth ``d`` relied on."""
     d = 0
     fr[0, F_TN] = tn0
@@ -583,7 +586,7 @@ def _search(
     for j in range(4):
         ftc[0, j] = tc0[j]
     mode = ENTER
-    result = False
+    val = 0
     while True:
         if mode == ENTER:
             stats[0] += 1
@@ -600,10 +603,10 @@ def _search(
             if tn == 0:
                 r = popcount(hands[leader])
                 if target <= 0:
-                    result = True
+                    val = 0
                     mode = EXIT
                 elif target > r:
-                    result = False
+                    val = r
                     mode = EXIT
                 elif r == 1:
                     c0 = _low(hands[leader])
@@ -617,7 +620,7 @@ def _search(
                     n_same = (c0 // 13 == ws) + (c1 // 13 == ws) + (c2 // 13 == ws) + (c3 // 13 == ws)
                     if n_same > 1:
                         ffl[d, ws] = wc - 13 * ws
-                    result = (w & 1) == 0
+                    val = 1 if (w & 1) == 0 else 0
                     mode = EXIT
                 else:
                     lk = _lenkey(hands, leader, broken)
@@ -638,10 +641,10 @@ def _search(
                                 if f:
                                     pref = 13 * ps + HIGH13[f]
                             if ebnd[e, E_LO] >= target:
-                                result = True
+                                val = ebnd[e, E_LO]
                                 mode = EXIT
                             elif ebnd[e, E_HI] < target:
-                                result = False
+                                val = ebnd[e, E_HI]
                                 mode = EXIT
                             if mode == EXIT:
                                 stats[7] += 1
@@ -653,10 +656,10 @@ def _search(
                     if mode != EXIT:
                         q = _quick_with_entry(hands, leader, broken, tmp[:4], tmp[4:])
                         if (leader & 1) == 0 and q >= target:
-                            result = True
+                            val = q
                             mode = EXIT
                         elif (leader & 1) == 1 and r - q < target:
-                            result = False
+                            val = r - q
                             mode = EXIT
                         if mode == EXIT:
                             stats[9] += 1
@@ -665,10 +668,10 @@ def _search(
                     if mode != EXIT:
                         k, fl = _side_top_trumps(hands, leader ^ 1)
                         if (leader & 1) == 0 and r - k < target:
-                            result = False
+                            val = r - k
                             mode = EXIT
                         elif (leader & 1) == 1 and k >= target:
-                            result = True
+                            val = k
                             mode = EXIT
                         if mode == EXIT:
                             stats[10] += 1
@@ -676,10 +679,10 @@ def _search(
                     if mode != EXIT:
                         k, fl = _side_top_trumps(hands, leader)
                         if (leader & 1) == 0 and k >= target:
-                            result = True
+                            val = k
                             mode = EXIT
                         elif (leader & 1) == 1 and r - k < target:
-                            result = False
+                            val = r - k
                             mode = EXIT
                         if mode == EXIT:
                             stats[10] += 1
@@ -694,6 +697,7 @@ def _search(
                         pref = kill[ks, 1]
                 fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
                 fr[d, F_I] = 0
+                fr[d, F_VAL] = -1 if (p & 1) == 0 else 99
                 if tn == 0:
                     stats[11] += 1
                     stats[12] += fr[d, F_N]
@@ -712,7 +716,7 @@ def _search(
             if i >= fr[d, F_N]:
                 if tn == 0:
                     stats[13] += 1
-                result = (p & 1) != 0
+                val = fr[d, F_VAL]
                 mode = FINISH
             else:
                 c = mvs[d, i]
@@ -741,17 +745,18 @@ def _search(
             lk = fr[d, F_LK]
             if lk >= 0:
                 bm = -1
+                t = fr[d, F_TARGET]
+                result = val >= t
                 if result == ((fr[d, F_LEADER] & 1) == 0):
                     c = fr[d, F_CARD]
                     cs = c // 13
                     above = _field(hands[0] | hands[1] | hands[2] | hands[3], cs) >> (c - 13 * cs + 1)
                     bm = cs * 16 + POP13[above]
-                t = fr[d, F_TARGET]
                 _store(
                     hands,
                     lk,
-                    t if result else 0,
-                    popcount(hands[0]) if result else t - 1,
+                    val if result else 0,
+                    popcount(hands[0]) if result else val,
                     ffl[d],
                     tkey,
                     thead,
@@ -765,13 +770,25 @@ def _search(
             mode = EXIT
         if mode == EXIT:
             if d == 0:
-                return result
+                return val
             d -= 1
             tn = fr[d, F_TN]
             p = (fr[d, F_LEADER] + tn) & 3
             c = fr[d, F_CARD]
             hands[p] ^= 1 << c
-            cut = result == ((p & 1) == 0)
+            if tn == 3:
+                # Back in the parent's units: the trick just completed joins the count.
+                w = (fr[d, F_LEADER] + trick_winner(ftc[d, 0], ftc[d, 1], ftc[d, 2], c)) & 3
+                if (w & 1) == 0:
+                    val += 1
+            if (p & 1) == 0:
+                cut = val >= fr[d, F_TARGET]
+                if val > fr[d, F_VAL]:
+                    fr[d, F_VAL] = val
+            else:
+                cut = val < fr[d, F_TARGET]
+                if val < fr[d, F_VAL]:
+                    fr[d, F_VAL] = val
             cs = c // 13
             # The child's relevant cards, plus the trick's winning rank if it beat a card of
             # its own suit, join this node's (a cut needs only the child that made it).
@@ -831,8 +848,8 @@ def _win_after(
     rel: IntArray,
     tmp: IntArray,
     stats: IntArray,
-) -> bool:
-    """``_search`` after the seat to move plays ``card``."""
+) -> int:
+    """``_search`` after the seat to move plays ``card`` (fail-soft, in this position's units)."""
     p = (leader + tn) & 3
     hands[p] ^= 1 << card
     child = np.full(4, -1, dtype=np.int64)
@@ -842,7 +859,8 @@ def _win_after(
     nb = broken or (card < 13 and (tn == 0 or tc[0] >= 13))
     if tn == 3:
         w = (leader + trick_winner(tc[0], tc[1], tc[2], card)) & 3
-        res = _search(
+        won = 1 if (w & 1) == 0 else 0
+        res = won + _search(
             hands,
             child,
             0,
@@ -922,35 +940,25 @@ def _solve(
     that figure after the seat to move plays ``c`` (every legal card; -1 elsewhere)."""
     p = (leader + tn) & 3
     r = popcount(hands[p])
-    lo = 0
-    hi = r
-    # Start next to a greedy playout's result: the answer is usually within a trick of it, and
-    # the probes far from the answer are the cheap ones.
+    # MTD(f): null-window probes from a greedy playout's figure; each fail-soft answer is a
+    # bound, so the next probe starts from it.
     sim = hands.copy()
     stc = tc.copy()
     tw = np.zeros(4, dtype=np.int64)
     _run(sim, stc, tn, leader, broken, tw, 1, 1, np.empty(0, dtype=np.int64))
-    t = tw[0] + tw[2]
-    if t < 1:
-        t = 1
-    if t > r:
-        t = r
-    probes = 0
+    g = min(max(tw[0] + tw[2], 0), r)
+    lo = 0
+    hi = r
     while lo < hi:
-        if probes == 1:
-            t = lo + 1 if lo == t else hi  # the neighbour of the guess, on the open side
-        elif probes > 1:
-            t = (lo + hi + 1) // 2
-        probes += 1
+        beta = g + 1 if g == lo else g
         stats[16] += 1
-        stats[17 + min(probes, 5) - 1] = stats[0]
-        if _search(
+        g = _search(
             hands,
             tc,
             tn,
             leader,
             broken,
-            t,
+            beta,
             tkey,
             thead,
             epat,
@@ -966,10 +974,11 @@ def _solve(
             rel,
             tmp,
             stats,
-        ):
-            lo = t
+        )
+        if g < beta:
+            hi = g
         else:
-            hi = t - 1
+            lo = g
     v = lo
     if not want_values:
         return v
@@ -981,16 +990,21 @@ def _solve(
     ns = (p & 1) == 0
     for i in range(n):
         c = mv[i]
-        if ns:
-            t = v
-            while t > 0 and not _win_after(
+        # The best card makes v, so a card's figure is at most v (North/South to move) or at
+        # least v (East/West): MTD(f) from v within those bounds.
+        lo = 0 if ns else v
+        hi = v if ns else r
+        g = v
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = _win_after(
                 hands,
                 tc,
                 tn,
                 leader,
                 broken,
                 c,
-                t,
+                beta,
                 tkey,
                 thead,
                 epat,
@@ -1006,38 +1020,12 @@ def _solve(
                 rel,
                 tmp,
                 stats,
-            ):
-                t -= 1
-            val = t
-        else:
-            t = v + 1
-            while t <= r and _win_after(
-                hands,
-                tc,
-                tn,
-                leader,
-                broken,
-                c,
-                t,
-                tkey,
-                thead,
-                epat,
-                ebnd,
-                enext,
-                tuse,
-                kill,
-                fr,
-                ftc,
-                ffl,
-                mvs,
-                scs,
-                rel,
-                tmp,
-                stats,
-            ):
-                t += 1
-            val = t - 1
-        values[c] = val
+            )
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        values[c] = lo
     # Equivalent cards (same run, no live card between) share their representative's value.
     h = hands[p]
     allh = hands[0] | hands[1] | hands[2] | hands[3]
