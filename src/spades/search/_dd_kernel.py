@@ -988,8 +988,24 @@ def _solve(
     sc = np.zeros(16, dtype=np.int64)
     n = _gen(hands, tc, tn, leader, broken, p, mv, sc, -1, True)
     ns = (p & 1) == 0
+    skip_floor = np.zeros(4, dtype=np.int64)
+    skip_value = np.zeros(4, dtype=np.int64)
     for i in range(n):
         c = mv[i]
+        cs = c // 13
+        if c - 13 * cs < skip_floor[cs]:
+            values[c] = skip_value[cs]
+            continue
+        # The rank of c's suit the proofs relied on (the trick's winner counts if this card
+        # completes the trick and the winner beat a card of its own suit).
+        bf = 13
+        if tn == 3:
+            off = trick_winner(tc[0], tc[1], tc[2], c)
+            wc = tc[0] if off == 0 else (tc[1] if off == 1 else (tc[2] if off == 2 else c))
+            ws = wc // 13
+            n_same = (tc[0] // 13 == ws) + (tc[1] // 13 == ws) + (tc[2] // 13 == ws) + (c // 13 == ws)
+            if n_same > 1 and ws == cs:
+                bf = wc - 13 * ws
         # The best card makes v, so a card's figure is at most v (North/South to move) or at
         # least v (East/West): MTD(f) from v within those bounds.
         lo = 0 if ns else v
@@ -1021,11 +1037,18 @@ def _solve(
                 tmp,
                 stats,
             )
+            if ffl[0, cs] < bf:
+                bf = ffl[0, cs]
             if g < beta:
                 hi = g
             else:
                 lo = g
         values[c] = lo
+        if c - 13 * cs < bf and bf > skip_floor[cs]:
+            # Neither proof depended on this card's rank: the hand's lower cards of the suit
+            # (below the lowest relevant rank) take the same figure.
+            skip_floor[cs] = bf
+            skip_value[cs] = lo
     # Equivalent cards (same run, no live card between) share their representative's value.
     h = hands[p]
     allh = hands[0] | hands[1] | hands[2] | hands[3]
