@@ -687,7 +687,29 @@ def _search(
                         if mode == EXIT:
                             stats[10] += 1
                             ffl[d, 0] = fl
-            if mode == NEXT:
+            if mode == NEXT and tn > 0:
+                # Following suit with a single card or run of equivalent cards: one move, no
+                # ordering needed.
+                p = (leader + tn) & 3
+                ls = ftc[d, 0] // 13
+                f = _field(hands[p], ls)
+                if f != 0:
+                    lo_r = LOW13[f]
+                    hi_r = HIGH13[f]
+                    o = _field(hands[0] | hands[1] | hands[2] | hands[3], ls) & ~f
+                    for j in range(tn):
+                        if ftc[d, j] // 13 == ls:
+                            o |= 1 << (ftc[d, j] - 13 * ls)
+                    if (o >> lo_r) & ((1 << (hi_r - lo_r)) - 1) == 0:
+                        mvs[d, 0] = 13 * ls + lo_r
+                        fr[d, F_N] = 1
+                        fr[d, F_I] = 0
+                        fr[d, F_KEY] = -1
+                        fr[d, F_VAL] = -1 if (p & 1) == 0 else 99
+                        mode = NEXT + 100
+            if mode == NEXT + 100:
+                mode = NEXT
+            elif mode == NEXT:
                 p = (leader + tn) & 3
                 kk = _killer_key(hands, ftc[d], tn, leader, p, target)
                 fr[d, F_KEY] = kk
@@ -816,9 +838,10 @@ def _search(
             if cut:
                 stats[1 + min(fr[d, F_I], 3) - 1 + (0 if tn > 0 else 3)] += 1
                 kk = fr[d, F_KEY]
-                ks = _hash(kk) & (kill.shape[0] - 1)
-                kill[ks, 0] = kk
-                kill[ks, 1] = c
+                if kk != -1:
+                    ks = _hash(kk) & (kill.shape[0] - 1)
+                    kill[ks, 0] = kk
+                    kill[ks, 1] = c
                 mode = FINISH
             else:
                 mode = NEXT
