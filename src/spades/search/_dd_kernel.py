@@ -331,15 +331,41 @@ def _killer_key(hands: IntArray, tc: IntArray, tn: int, leader: int, p: int, tar
 # cards of each suit down to the lowest rank the proof relied on ("relevant" cards); the
 # smaller cards' identities did not matter, so they may differ.
 #
-# Layout: an open-addressed table of "shapes" (``tkey``: the length key, ``thead``: its first
-# entry) and a pool of entries chained per shape (``epat``: the relevant cards' holders,
-# ``ebnd``: lower bound, upper bound and best lead, ``enext``: the next entry of the shape).
-# One shape gathers many patterns in a 13-card deal, so a chain (not a fixed bucket) keeps
-# them all; when the pool or the shape table fills up, everything is forgotten at once
-# (``tuse``: entries and shapes in use), which is sound, only slower.
-E_LO = 0
-E_HI = 1
-E_MV = 2
+# Layout: an open-addressed table of "shapes" (``tkey[i]``: the length key, then where the
+# shape's entries start in the pool, how many there are and how many fit there) and a pool
+# of entries (``epat[e]``: North's, East's and South's relevant cards by relative rank, the
+# mask of relevant relative ranks, and lower bound, upper bound and best lead packed in one
+# word). One shape gathers many patterns in a 13-card deal and a lookup reads them all when
+# none matches, so a shape's entries sit side by side (the walk reads memory in order); a
+# full block moves to a block twice its size at the end of the pool. When the pool or the
+# shape table fills up, everything is forgotten at once (``tuse``: pool rows and shapes in
+# use), which is sound, only slower.
+T_KEY = 0
+T_START = 1
+T_COUNT = 2
+T_CAP = 3
+E_MASK = 3
+E_BOUNDS = 4
+
+
+@njit
+def _bounds_word(lower: int, upper: int, mv: int) -> int:
+    return lower | (upper << 8) | ((mv + 1) << 16)
+
+
+@njit
+def _lower(w: int) -> int:
+    return w & 0xFF
+
+
+@njit
+def _upper(w: int) -> int:
+    return (w >> 8) & 0xFF
+
+
+@njit
+def _best_lead(w: int) -> int:
+    return (w >> 16) - 1
 
 
 @njit
@@ -414,14 +440,14 @@ def _shape_slot(tkey: IntArray, lk: int) -> int:
     """The slot of shape ``lk`` in the shape table, or of the empty slot where it would go."""
     mask = tkey.shape[0] - 1
     i = _hash(lk) & mask
-    while tkey[i] != lk and tkey[i] != -1:
+    while tkey[i, T_KEY] != lk and tkey[i, T_KEY] != -1:
         i = (i + 1) & mask
     return i
 
 
 @njit
 def _matches(epat: IntArray, e: int, rel: IntArray) -> bool:
-    m = epat[e, 3]
+    m = epat[e, E_MASK]
     return (rel[0] & m) == epat[e, 0] and (rel[1] & m) == epat[e, 1] and (rel[2] & m) == epat[e, 2]
 
 
@@ -430,7 +456,7 @@ def _floors_of_entry(hands: IntArray, epat: IntArray, e: int, floor: IntArray) -
     """The entry's relevant cards as floors in this position (its m-th highest card per suit)."""
     u = hands[0] | hands[1] | hands[2] | hands[3]
     for s in range(4):
-        m = POP13[_field(epat[e, 3], s)]
+        m = POP13[_field(epat[e, E_MASK], s)]
         f = _field(u, s)
         fl = 13
         for _ in range(m):
@@ -441,7 +467,7 @@ def _floors_of_entry(hands: IntArray, epat: IntArray, e: int, floor: IntArray) -
 
 @njit
 def _clear_table(tkey: IntArray, tuse: IntArray) -> None:
-    tkey.fill(-1)
+    tkey[:, T_KEY] = -1
     tuse[0] = 0
     tuse[1] = 0
 
@@ -454,10 +480,7 @@ def _store(
     upper: int,
     floor: IntArray,
     tkey: IntArray,
-    thead: IntArray,
     epat: IntArray,
-    ebnd: ByteArray,
-    enext: IntArray,
     tuse: IntArray,
     bm: int,
     rel: IntArray,
@@ -496,36 +519,50 @@ def _store(
     p1 = rel[1] & mk
     p2 = rel[2] & mk
     slot = _shape_slot(tkey, lk)
-    if tkey[slot] == lk:
-        e = thead[slot]
-        while e >= 0:
-            if epat[e, 3] == mk and epat[e, 0] == p0 and epat[e, 1] == p1 and epat[e, 2] == p2:
-                if lower > ebnd[e, E_LO]:
-                    ebnd[e, E_LO] = lower
-                if upper < ebnd[e, E_HI]:
-                    ebnd[e, E_HI] = upper
-                if bm >= 0:
-                    ebnd[e, E_MV] = bm
+    if tkey[slot, T_KEY] == lk:
+        start = tkey[slot, T_START]
+        for e in range(start, start + tkey[slot, T_COUNT]):
+            if epat[e, E_MASK] == mk and epat[e, 0] == p0 and epat[e, 1] == p1 and epat[e, 2] == p2:
+                w = epat[e, E_BOUNDS]
+                lo = max(lower, _lower(w))
+                up = min(upper, _upper(w))
+                epat[e, E_BOUNDS] = _bounds_word(lo, up, bm if bm >= 0 else _best_lead(w))
                 return
-            e = enext[e]
-    if tuse[0] >= epat.shape[0] or 4 * tuse[1] >= 3 * tkey.shape[0]:
+    if 4 * tuse[1] >= 3 * tkey.shape[0]:
         _clear_table(tkey, tuse)
         slot = _shape_slot(tkey, lk)
-    if tkey[slot] != lk:
-        tkey[slot] = lk
-        thead[slot] = -1
+    if tkey[slot, T_KEY] != lk:
+        tkey[slot, T_KEY] = lk
+        tkey[slot, T_START] = 0
+        tkey[slot, T_COUNT] = 0
+        tkey[slot, T_CAP] = 0
         tuse[1] += 1
-    e = tuse[0]
-    tuse[0] += 1
+    n = tkey[slot, T_COUNT]
+    if n == tkey[slot, T_CAP]:
+        cap = 4 if n == 0 else 2 * n
+        if tuse[0] + cap > epat.shape[0]:
+            _clear_table(tkey, tuse)
+            slot = _shape_slot(tkey, lk)
+            tkey[slot, T_KEY] = lk
+            tuse[1] = 1
+            n = 0
+            cap = 4
+        start = tuse[0]
+        tuse[0] += cap
+        old = tkey[slot, T_START]
+        for i in range(n):
+            for j in range(5):
+                epat[start + i, j] = epat[old + i, j]
+        tkey[slot, T_START] = start
+        tkey[slot, T_COUNT] = n
+        tkey[slot, T_CAP] = cap
+    e = tkey[slot, T_START] + n
+    tkey[slot, T_COUNT] = n + 1
     epat[e, 0] = p0
     epat[e, 1] = p1
     epat[e, 2] = p2
-    epat[e, 3] = mk
-    ebnd[e, E_LO] = lower
-    ebnd[e, E_HI] = upper
-    ebnd[e, E_MV] = bm
-    enext[e] = thead[slot]
-    thead[slot] = e
+    epat[e, E_MASK] = mk
+    epat[e, E_BOUNDS] = _bounds_word(lower, upper, bm)
 
 
 # Frame fields of the explicit search stack (one row per depth, depth <= 52).
@@ -556,10 +593,7 @@ def _search(
     broken0: bool,
     target0: int,
     tkey: IntArray,
-    thead: IntArray,
     epat: IntArray,
-    ebnd: ByteArray,
-    enext: IntArray,
     tuse: IntArray,
     kill: IntArray,
     fr: IntArray,
@@ -628,11 +662,16 @@ def _search(
                     _relative(hands, rel)
                     stats[8] += 1
                     slot = _shape_slot(tkey, lk)
-                    e = thead[slot] if tkey[slot] == lk else -1
-                    while e >= 0:
-                        stats[15] += 1
-                        if _matches(epat, e, rel):
-                            mvk = ebnd[e, E_MV]
+                    if tkey[slot, T_KEY] == lk:
+                        start = tkey[slot, T_START]
+                        newest = start + tkey[slot, T_COUNT] - 1
+                        # Newest first: a hit moves one place towards the front of the walk.
+                        for e in range(newest, start - 1, -1):
+                            stats[15] += 1
+                            if not _matches(epat, e, rel):
+                                continue
+                            w = epat[e, E_BOUNDS]
+                            mvk = _best_lead(w)
                             if pref < 0 and mvk >= 0:
                                 ps = mvk >> 4
                                 f = _field(hands[0] | hands[1] | hands[2] | hands[3], ps)
@@ -640,19 +679,23 @@ def _search(
                                     f ^= 1 << HIGH13[f]
                                 if f:
                                     pref = 13 * ps + HIGH13[f]
-                            if ebnd[e, E_LO] >= target:
-                                val = ebnd[e, E_LO]
+                            if _lower(w) >= target:
+                                val = _lower(w)
                                 mode = EXIT
-                            elif ebnd[e, E_HI] < target:
-                                val = ebnd[e, E_HI]
+                            elif _upper(w) < target:
+                                val = _upper(w)
                                 mode = EXIT
                             if mode == EXIT:
                                 stats[7] += 1
                                 _floors_of_entry(hands, epat, e, tmp)
                                 for s in range(4):
                                     ffl[d, s] = tmp[s]
+                                if e < newest:
+                                    for j in range(5):
+                                        x = epat[e, j]
+                                        epat[e, j] = epat[e + 1, j]
+                                        epat[e + 1, j] = x
                                 break
-                        e = enext[e]
                     if mode != EXIT:
                         q = _quick_with_entry(hands, leader, broken, tmp[:4], tmp[4:])
                         if (leader & 1) == 0 and q >= target:
@@ -781,10 +824,7 @@ def _search(
                     popcount(hands[0]) if result else val,
                     ffl[d],
                     tkey,
-                    thead,
                     epat,
-                    ebnd,
-                    enext,
                     tuse,
                     bm,
                     rel,
@@ -857,10 +897,7 @@ def _win_after(
     card: int,
     target: int,
     tkey: IntArray,
-    thead: IntArray,
     epat: IntArray,
-    ebnd: ByteArray,
-    enext: IntArray,
     tuse: IntArray,
     kill: IntArray,
     fr: IntArray,
@@ -891,10 +928,7 @@ def _win_after(
             nb,
             target - (1 if (w & 1) == 0 else 0),
             tkey,
-            thead,
             epat,
-            ebnd,
-            enext,
             tuse,
             kill,
             fr,
@@ -915,10 +949,7 @@ def _win_after(
             nb,
             target,
             tkey,
-            thead,
             epat,
-            ebnd,
-            enext,
             tuse,
             kill,
             fr,
@@ -944,10 +975,7 @@ def _solve(
     want_values: bool,
     values: IntArray,
     tkey: IntArray,
-    thead: IntArray,
     epat: IntArray,
-    ebnd: ByteArray,
-    enext: IntArray,
     tuse: IntArray,
     kill: IntArray,
     fr: IntArray,
@@ -983,10 +1011,7 @@ def _solve(
             broken,
             beta,
             tkey,
-            thead,
             epat,
-            ebnd,
-            enext,
             tuse,
             kill,
             fr,
@@ -1045,10 +1070,7 @@ def _solve(
                 c,
                 beta,
                 tkey,
-                thead,
                 epat,
-                ebnd,
-                enext,
                 tuse,
                 kill,
                 fr,

@@ -64,11 +64,8 @@ class Solver:
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
         size = 1 << table_bits
-        self._tkey = np.full(size >> 2, -1, dtype=np.int64)
-        self._thead = np.full(size >> 2, -1, dtype=np.int64)
-        self._epat = np.zeros((size, 4), dtype=np.int64)
-        self._ebnd = np.zeros((size, 3), dtype=np.int8)
-        self._enext = np.full(size, -1, dtype=np.int64)
+        self._tkey = np.full((size >> 2, 4), -1, dtype=np.int64)
+        self._epat = np.zeros((size, 5), dtype=np.int64)
         self._tuse = np.zeros(2, dtype=np.int64)
         self._kill = np.full((1 << 16, 2), -1, dtype=np.int64)
         self._fr = np.zeros((54, NF), dtype=np.int64)
@@ -115,10 +112,7 @@ class Solver:
     def _buffers(self) -> tuple[np.ndarray[Any, Any], ...]:
         return (
             self._tkey,
-            self._thead,
             self._epat,
-            self._ebnd,
-            self._enext,
             self._tuse,
             self._kill,
             self._fr,
@@ -133,7 +127,7 @@ class Solver:
 
     def clear(self) -> None:
         """Forget every stored bound (only to measure a cold start; entries never go stale)."""
-        self._tkey.fill(-1)
+        self._tkey[:, 0] = -1
         self._tuse.fill(0)
         self._kill.fill(-1)
 
