@@ -18,7 +18,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def njit(fn: F) -> F:
     """Compile in nopython mode with the on-disk cache, so a process pays the compile once ever."""
-    return numba.njit(cache=True)(fn)  # type: ignore[return-value,unused-ignore]
+    return numba.njit(cache=True, error_model="numpy")(fn)  # type: ignore[return-value,unused-ignore]
 
 
 SUIT_FIELD = 0x1FFF
