@@ -576,7 +576,8 @@ F_LK = 6
 F_CARD = 7
 F_KEY = 8
 F_VAL = 9
-NF = 10
+F_LAZY = 10
+NF = 11
 
 ENTER = 0
 NEXT = 1
@@ -749,6 +750,7 @@ def _search(
                         fr[d, F_I] = 0
                         fr[d, F_KEY] = -1
                         fr[d, F_VAL] = -1 if (p & 1) == 0 else 99
+                        fr[d, F_LAZY] = 0
                         mode = NEXT + 100
             if mode == NEXT + 100:
                 mode = NEXT
@@ -760,7 +762,21 @@ def _search(
                     ks = _hash(kk) & (kill.shape[0] - 1)
                     if kill[ks, 0] == kk:
                         pref = kill[ks, 1]
-                fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
+                lazy = False
+                if pref >= 0 and (hands[p] >> pref) & 1:
+                    if tn == 0:
+                        lazy = broken or pref >= 13 or (hands[p] & NON_SPADES) == 0
+                    else:
+                        lazy = pref // 13 == ftc[d, 0] // 13 or _field(hands[p], ftc[d, 0] // 13) == 0
+                if lazy:
+                    # Try the remembered card before generating the rest: when it cuts, the
+                    # ordering of the others is never needed.
+                    mvs[d, 0] = pref
+                    fr[d, F_N] = 1
+                    fr[d, F_LAZY] = pref + 1
+                else:
+                    fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
+                    fr[d, F_LAZY] = 0
                 fr[d, F_I] = 0
                 fr[d, F_VAL] = -1 if (p & 1) == 0 else 99
                 if tn == 0:
@@ -771,6 +787,25 @@ def _search(
         if mode == NEXT:
             i = fr[d, F_I]
             n = fr[d, F_N]
+            if i >= n and fr[d, F_LAZY] > 0:
+                # The remembered card did not cut: now the others, its run (first) skipped.
+                tn = fr[d, F_TN]
+                leader = fr[d, F_LEADER]
+                n = _gen(
+                    hands,
+                    ftc[d],
+                    tn,
+                    leader,
+                    fr[d, F_BROKEN] != 0,
+                    (leader + tn) & 3,
+                    mvs[d],
+                    scs[d],
+                    fr[d, F_LAZY] - 1,
+                    True,
+                )
+                fr[d, F_N] = n
+                fr[d, F_LAZY] = 0
+                i = 1
             # Cards below the lowest relevant rank of a tried card's suit are equivalent to it.
             while i < n and mvs[d, i] % 13 < ffl[d, 4 + mvs[d, i] // 13]:
                 i += 1
