@@ -694,8 +694,8 @@ def _search(
                                 if e < newest:
                                     for j in range(5):
                                         x = epat[e, j]
-                                        epat[e, j] = epat[e + 1, j]
-                                        epat[e + 1, j] = x
+                                        epat[e, j] = epat[newest, j]
+                                        epat[newest, j] = x
                                 break
                     if mode != EXIT:
                         q = _quick_with_entry(hands, leader, broken, tmp[:4], tmp[4:])
