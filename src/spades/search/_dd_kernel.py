@@ -661,14 +661,12 @@ def _search(
                     lk = _lenkey(hands, leader, broken)
                     fr[d, F_LK] = lk
                     _relative(hands, rel)
-                    stats[8] += 1
                     slot = _shape_slot(tkey, lk)
                     if tkey[slot, T_KEY] == lk:
                         start = tkey[slot, T_START]
                         newest = start + tkey[slot, T_COUNT] - 1
                         # Newest first: a hit moves one place towards the front of the walk.
                         for e in range(newest, start - 1, -1):
-                            stats[15] += 1
                             if not _matches(epat, e, rel):
                                 continue
                             w = epat[e, E_BOUNDS]
@@ -687,7 +685,6 @@ def _search(
                                 val = _upper(w)
                                 mode = EXIT
                             if mode == EXIT:
-                                stats[7] += 1
                                 _floors_of_entry(hands, epat, e, tmp)
                                 for s in range(4):
                                     ffl[d, s] = tmp[s]
@@ -706,7 +703,6 @@ def _search(
                             val = r - q
                             mode = EXIT
                         if mode == EXIT:
-                            stats[9] += 1
                             for s in range(4):
                                 ffl[d, s] = tmp[s]
                     if mode != EXIT:
@@ -718,7 +714,6 @@ def _search(
                             val = k
                             mode = EXIT
                         if mode == EXIT:
-                            stats[10] += 1
                             ffl[d, 0] = fl
                     if mode != EXIT:
                         k, fl = _side_top_trumps(hands, leader)
@@ -729,7 +724,6 @@ def _search(
                             val = r - k
                             mode = EXIT
                         if mode == EXIT:
-                            stats[10] += 1
                             ffl[d, 0] = fl
             if mode == NEXT and tn > 0:
                 # Following suit with a single card or run of equivalent cards: one move, no
@@ -779,11 +773,6 @@ def _search(
                     fr[d, F_LAZY] = 0
                 fr[d, F_I] = 0
                 fr[d, F_VAL] = -1 if (p & 1) == 0 else 99
-                if tn == 0:
-                    stats[11] += 1
-                    stats[12] += fr[d, F_N]
-                else:
-                    stats[14] += 1
         if mode == NEXT:
             i = fr[d, F_I]
             n = fr[d, F_N]
@@ -814,8 +803,6 @@ def _search(
             leader = fr[d, F_LEADER]
             p = (leader + tn) & 3
             if i >= fr[d, F_N]:
-                if tn == 0:
-                    stats[13] += 1
                 val = fr[d, F_VAL]
                 mode = FINISH
             else:
@@ -911,7 +898,6 @@ def _search(
                 # suit would do the same.
                 ffl[d, 4 + cs] = bf
             if cut:
-                stats[1 + min(fr[d, F_I], 3) - 1 + (0 if tn > 0 else 3)] += 1
                 kk = fr[d, F_KEY]
                 if kk != -1:
                     ks = _hash(kk) & (kill.shape[0] - 1)
@@ -1037,7 +1023,6 @@ def _solve(
     hi = r
     while lo < hi:
         beta = g + 1 if g == lo else g
-        stats[16] += 1
         g = _search(
             hands,
             tc,
