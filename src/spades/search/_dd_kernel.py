@@ -521,13 +521,32 @@ def _store(
     slot = _shape_slot(tkey, lk)
     if tkey[slot, T_KEY] == lk:
         start = tkey[slot, T_START]
-        for e in range(start, start + tkey[slot, T_COUNT]):
-            if epat[e, E_MASK] == mk and epat[e, 0] == p0 and epat[e, 1] == p1 and epat[e, 2] == p2:
+        e = start
+        while e < start + tkey[slot, T_COUNT]:
+            em = epat[e, E_MASK]
+            if em == mk and epat[e, 0] == p0 and epat[e, 1] == p1 and epat[e, 2] == p2:
                 w = epat[e, E_BOUNDS]
                 lo = max(lower, _lower(w))
                 up = min(upper, _upper(w))
                 epat[e, E_BOUNDS] = _bounds_word(lo, up, bm if bm >= 0 else _best_lead(w))
                 return
+            w = epat[e, E_BOUNDS]
+            if (
+                (em & mk) == mk
+                and (epat[e, 0] & mk) == p0
+                and (epat[e, 1] & mk) == p1
+                and (epat[e, 2] & mk) == p2
+                and _lower(w) <= lower
+                and _upper(w) >= upper
+            ):
+                # Every position this entry covers, the new one covers with bounds at least as
+                # tight: drop it (the shape's last entry takes its place).
+                last = start + tkey[slot, T_COUNT] - 1
+                for j in range(5):
+                    epat[e, j] = epat[last, j]
+                tkey[slot, T_COUNT] -= 1
+                continue
+            e += 1
     if 4 * tuse[1] >= 3 * tkey.shape[0]:
         _clear_table(tkey, tuse)
         slot = _shape_slot(tkey, lk)
