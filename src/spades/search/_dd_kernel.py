@@ -677,42 +677,6 @@ def _search(
                     val = 1 if (w & 1) == 0 else 0
                     mode = EXIT
                 else:
-                    lk = _lenkey(hands, leader, broken)
-                    fr[d, F_LK] = lk
-                    _relative(hands, rel)
-                    slot = _shape_slot(tkey, lk)
-                    if tkey[slot, T_KEY] == lk:
-                        start = tkey[slot, T_START]
-                        newest = start + tkey[slot, T_COUNT] - 1
-                        # Newest first: a hit moves one place towards the front of the walk.
-                        for e in range(newest, start - 1, -1):
-                            if not _matches(epat, e, rel):
-                                continue
-                            w = epat[e, E_BOUNDS]
-                            mvk = _best_lead(w)
-                            if pref < 0 and mvk >= 0:
-                                ps = mvk >> 4
-                                f = _field(hands[0] | hands[1] | hands[2] | hands[3], ps)
-                                for _ in range(mvk & 15):
-                                    f ^= 1 << HIGH13[f]
-                                if f:
-                                    pref = 13 * ps + HIGH13[f]
-                            if _lower(w) >= target:
-                                val = _lower(w)
-                                mode = EXIT
-                            elif _upper(w) < target:
-                                val = _upper(w)
-                                mode = EXIT
-                            if mode == EXIT:
-                                _floors_of_entry(hands, epat, e, tmp)
-                                for s in range(4):
-                                    ffl[d, s] = tmp[s]
-                                if e < newest:
-                                    for j in range(5):
-                                        x = epat[e, j]
-                                        epat[e, j] = epat[newest, j]
-                                        epat[newest, j] = x
-                                break
                     if mode != EXIT:
                         q = _quick_with_entry(hands, leader, broken, tmp[:4], tmp[4:])
                         if (leader & 1) == 0 and q >= target:
@@ -744,6 +708,43 @@ def _search(
                             mode = EXIT
                         if mode == EXIT:
                             ffl[d, 0] = fl
+                    if mode != EXIT:
+                        lk = _lenkey(hands, leader, broken)
+                        fr[d, F_LK] = lk
+                        _relative(hands, rel)
+                        slot = _shape_slot(tkey, lk)
+                        if tkey[slot, T_KEY] == lk:
+                            start = tkey[slot, T_START]
+                            newest = start + tkey[slot, T_COUNT] - 1
+                            # Newest first: a hit moves one place towards the front of the walk.
+                            for e in range(newest, start - 1, -1):
+                                if not _matches(epat, e, rel):
+                                    continue
+                                w = epat[e, E_BOUNDS]
+                                mvk = _best_lead(w)
+                                if pref < 0 and mvk >= 0:
+                                    ps = mvk >> 4
+                                    f = _field(hands[0] | hands[1] | hands[2] | hands[3], ps)
+                                    for _ in range(mvk & 15):
+                                        f ^= 1 << HIGH13[f]
+                                    if f:
+                                        pref = 13 * ps + HIGH13[f]
+                                if _lower(w) >= target:
+                                    val = _lower(w)
+                                    mode = EXIT
+                                elif _upper(w) < target:
+                                    val = _upper(w)
+                                    mode = EXIT
+                                if mode == EXIT:
+                                    _floors_of_entry(hands, epat, e, tmp)
+                                    for s in range(4):
+                                        ffl[d, s] = tmp[s]
+                                    if e < newest:
+                                        for j in range(5):
+                                            x = epat[e, j]
+                                            epat[e, j] = epat[newest, j]
+                                            epat[newest, j] = x
+                                    break
             if mode == NEXT and tn > 0:
                 # Following suit with a single card or run of equivalent cards: one move, no
                 # ordering needed.
