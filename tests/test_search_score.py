@@ -1,29 +1,113 @@
-"""Score mode: the numba solver against the plain-Python one, and what it is for."""
+"""Score mode: the numba solver against the plain-Python one, against DDS, and what it is for."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spades.cards import CardSet
+from spades.cards import CardSet, parse_card
 from spades.rules import Rules
 from spades.scoring import SeatBid
+from spades.search.positions import InvalidPosition
 from spades.search.reference import reference_best_score
 from spades.search.score import ScoreSolver, best_score, payoff_table
 from test_search_common import engine_position
 
+ORACLE = Path("/work/shared/data/dd_oracle.jsonl")
+
 BID = st.integers(0, 5).map(SeatBid) | st.just(SeatBid(0, blind=True))
+NIL_HEAVY = st.sampled_from([SeatBid(0), SeatBid(0, blind=True), SeatBid(1), SeatBid(3), SeatBid(5)])
+
+
+def _check_against_reference(solver: ScoreSolver, seed: int, left: int, table: np.ndarray) -> None:  # type: ignore[type-arg]
+    game = engine_position(seed, min_left=left, max_left=left)
+    args = (game.hands, game.trick_leader)
+    sol = solver.solve(*args, table, game.trick, game.spades_broken, game.tricks_won)
+    ref = reference_best_score(*args, table.tolist(), game.trick, game.spades_broken, game.tricks_won)
+    assert (sol.value, sol.card_values) == ref
+    assert set(sol.card_values) == set(CardSet(game.legal_play_mask()))
+    quick = solver.solve(*args, table, game.trick, game.spades_broken, game.tricks_won, values=False)
+    assert (quick.value, quick.card_values) == (ref[0], {})
 
 
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**31), left=st.integers(1, 14), bids=st.lists(BID, min_size=4, max_size=4))
 def test_score_solver_matches_reference(seed: int, left: int, bids: list[SeatBid]) -> None:
-    game = engine_position(seed, min_left=left, max_left=left)
+    """Mid-trick positions and unbroken spades included (engine positions): the value, every
+    legal card's value, and the value alone."""
     table = payoff_table(Rules(), bids, (120, 80), (8, 3))
-    args = (game.hands, game.trick_leader)
-    sol = ScoreSolver(12).solve(*args, table, game.trick, game.spades_broken, game.tricks_won)
-    ref = reference_best_score(*args, table.tolist(), game.trick, game.spades_broken, game.tricks_won)
-    assert (sol.value, sol.card_values) == ref
+    _check_against_reference(ScoreSolver(12), seed, left, table)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    left=st.integers(8, 18),
+    bids=st.lists(NIL_HEAVY, min_size=4, max_size=4),
+    bags=st.tuples(st.integers(5, 9), st.integers(5, 9)),
+    use_dd=st.booleans(),
+)
+def test_score_solver_matches_reference_with_nils_and_bags(
+    seed: int, left: int, bids: list[SeatBid], bags: tuple[int, int], use_dd: bool
+) -> None:
+    """Nil-heavy bids and bags near the penalty (payoffs far from monotone in the tricks), with
+    and without the trick solver's bounds (the search alone must be exact too)."""
+    table = payoff_table(Rules(), bids, (200, 150), bags)
+    solver = ScoreSolver(12)
+    solver.use_dd = use_dd
+    _check_against_reference(solver, seed, left, table)
+
+
+def test_one_solver_across_positions_of_a_hand() -> None:
+    """One table kept across positions and calls (entries must never go stale), and a change
+    of payoff table in between empties it."""
+    solver = ScoreSolver(14)
+    tables = [
+        payoff_table(Rules(), [SeatBid(0), SeatBid(3), SeatBid(4), SeatBid(3)], (0, 0), (9, 2)),
+        payoff_table(Rules(), [SeatBid(2), SeatBid(4), SeatBid(3), SeatBid(0)], (0, 0), (1, 8)),
+    ]
+    for seed in range(8):
+        for left in (6, 9, 13):
+            _check_against_reference(solver, seed, left, tables[(seed + left) % 2])
+
+
+def _full_lines(cards: int, every: int) -> list[dict[str, object]]:
+    if not ORACLE.exists():
+        pytest.skip("oracle data not present")
+    lines = [json.loads(x) for x in ORACLE.read_text().splitlines()]
+    return [d for d in lines if len(d["hands"][0].split()) == cards][::every]
+
+
+def test_a_payoff_of_tricks_is_double_dummy() -> None:
+    """With North/South's payoff their trick count, score mode is the trick solver: DDS's
+    figures (the oracle) for the value and every card, the search alone (no trick-solver
+    bounds), on 10-card deals."""
+    table = np.fromfunction(lambda n, e, s, w: n + s, (14, 14, 14, 14), dtype=np.int64)
+    solver = ScoreSolver(16)
+    solver.use_dd = False
+    for d in _full_lines(10, 3):
+        hands = [CardSet.parse(h).mask for h in d["hands"]]  # type: ignore[union-attr]
+        tw = (2, 0, 1, 0)
+        sol = solver.solve(hands, d["leader"], table, (), True, tw)  # type: ignore[arg-type]
+        expected = {parse_card(k): v + 3 for k, v in d["card_values"].items()}  # type: ignore[union-attr]
+        assert (sol.value, sol.card_values) == (d["ns_tricks"] + 3, expected)  # type: ignore[operator]
+
+
+def test_thirteen_cards_with_and_without_the_trick_solver_agree() -> None:
+    """A whole deal with a Nil: the trick solver's bounds must not change the answer."""
+    table = payoff_table(Rules(), [SeatBid(0), SeatBid(4), SeatBid(4), SeatBid(3)])
+    d = _full_lines(13, 1)[1]
+    hands = [CardSet.parse(h).mask for h in d["hands"]]  # type: ignore[union-attr]
+    plain = ScoreSolver(18)
+    plain.use_dd = False
+    a = plain.solve(hands, d["leader"], table, values=False)  # type: ignore[arg-type]
+    b = ScoreSolver(18).solve(hands, d["leader"], table, values=False)  # type: ignore[arg-type]
+    assert a.value == b.value
 
 
 def test_payoff_is_the_hand_score_difference() -> None:
@@ -40,3 +124,14 @@ def test_best_score_ducks_when_a_trick_would_set_a_nil() -> None:
     bids = [SeatBid(0), SeatBid(3), SeatBid(1), SeatBid(3)]
     sol = best_score(hands, 3, Rules(), bids, (), True, (0, 6, 1, 5))
     assert sol.value == payoff_table(Rules(), bids)[1, 6, 1, 5]
+
+
+@pytest.mark.parametrize(
+    ("tricks_won", "message"),
+    [((0, 0, 0), "4 counts"), ((0, 0, 0, 14), "4 counts"), ((1, 0, 0, 0), "add up to 13")],
+)
+def test_bad_trick_counts_are_one_line_errors(tricks_won: tuple[int, ...], message: str) -> None:
+    hands = [CardSet.parse(h).mask for h in ("AS", "3H", "KH", "2H")]
+    table = payoff_table(Rules(), [SeatBid(1)] * 4)
+    with pytest.raises(InvalidPosition, match=message):
+        ScoreSolver(10).solve(hands, 0, table, (), True, tricks_won)

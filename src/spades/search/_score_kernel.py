@@ -1,9 +1,26 @@
-"""The numba score-mode solver: alpha-beta on a payoff of the final tricks of each seat.
+"""The numba score-mode solver: null-window searches on a payoff of the final tricks of each seat.
 
 North/South maximise ``payoff[n, e, s, w]`` (their hand score minus East/West's, for given
 bids), East/West minimise it. Nil bids make the payoff depend on each seat's tricks, not just a
-side's, so the tricks won so far are part of every position; the table is keyed on the
-rank-normalised hands as in the trick solver, plus those counts, and holds value bounds.
+side's, so the tricks won so far (``tw``: 4 bits per seat) are part of every position.
+
+What makes it practical from 13 cards:
+
+* MTD(f)-style null-window probes "is the payoff at least ``t``?" on the distinct payoffs the
+  position can still reach (a few dozen), from a greedy playout's payoff, then by bisection;
+  the searches are fail-soft, so each answer is a bound the next probe starts from.
+* Payoff range cut-offs: ``lo[tw, q]`` is the least payoff over every final split of the
+  remaining tricks in which North/South take at least ``q`` of them, ``hi[tw, k]`` the
+  greatest where they take at most ``k``. Much of a score table is flat (a contract made or
+  set whatever the overtricks), so a node whose whole reachable range lies on one side of the
+  probe is cut before its moves are generated. Sure tricks narrow the range: the leader's side
+  can cash its quick tricks and either side its top spades (``q`` for that side), and a seat
+  holding the top spades outright wins one trick with each (its own count, Nil included).
+* A transposition table at trick starts, exact keys (rank-normalised hands, leader, spades
+  flag, tricks per seat) with lower and upper bounds, kept across probes and calls (bounds of
+  one payoff table: the solver empties it when the table changes).
+* A cut-off card ("killer") cache: the card that last refuted a similar node is tried before
+  the other moves are generated; one move per run of equivalent cards (exact: keys are exact).
 """
 
 from __future__ import annotations
@@ -13,12 +30,14 @@ from typing import Any
 import numpy as np
 
 from spades.search._dd_kernel import _gen, _low
-from spades.search._jit import njit, popcount, trick_winner
+from spades.search._jit import HIGH13, LOW13, NON_SPADES, POP13, njit, popcount, trick_winner
+from spades.search.playout import _run
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 
 INF = 1 << 40
 
+# Frame fields of the explicit search stack (one row per depth, depth <= 52).
 S_TN = 0
 S_LEADER = 1
 S_BROKEN = 2
@@ -32,7 +51,199 @@ S_I = 9
 S_CARD = 10
 S_IDX = 11
 S_TW = 12
-NS_FIELDS = 13
+S_KEY = 13
+S_LAZY = 14
+NS_FIELDS = 15
+
+ENTER = 0
+NEXT = 1
+FINISH = 2
+EXIT = 3
+
+
+# ---------------------------------------------------------------------- payoff ranges
+
+
+@njit
+def split_bounds(payoff: IntArray, lo: IntArray, hi: IntArray) -> None:
+    """Fill ``lo[tw, q]`` (least payoff over final splits from ``tw`` with North/South taking
+    at least ``q`` of the remaining tricks) and ``hi[tw, k]`` (greatest, at most ``k``), for
+    every packed ``tw`` (4 bits per seat) of at most 13 tricks. Unreachable ``q``: +INF."""
+    mn = np.zeros(14, dtype=np.int64)
+    mx = np.zeros(14, dtype=np.int64)
+    for n in range(14):
+        for e in range(14 - n):
+            for s in range(14 - n - e):
+                for w in range(14 - n - e - s):
+                    r = 13 - n - e - s - w
+                    tw = n | (e << 4) | (s << 8) | (w << 12)
+                    for j in range(r + 1):
+                        a_min = INF
+                        a_max = -INF
+                        for a in range(j + 1):
+                            c = j - a
+                            for b in range(r - j + 1):
+                                v = payoff[n + a, e + b, s + c, w + r - j - b]
+                                if v < a_min:
+                                    a_min = v
+                                if v > a_max:
+                                    a_max = v
+                        mn[j] = a_min
+                        mx[j] = a_max
+                    cur = INF
+                    for q in range(13, -1, -1):
+                        if q <= r and mn[q] < cur:
+                            cur = mn[q]
+                        lo[tw, q] = cur
+                    cur = -INF
+                    for k in range(14):
+                        if k <= r and mx[k] > cur:
+                            cur = mx[k]
+                        hi[tw, k] = cur
+
+
+# ---------------------------------------------------------------------- sure tricks
+# Copies of the trick solver's quick-trick counts (``_dd_kernel``), without the floors its
+# partition search needs: each is a strategy by which one side takes at least that many of
+# the remaining tricks, which is all score mode uses them for.
+
+
+@njit
+def _field(h: int, s: int) -> int:
+    return (h >> (13 * s)) & 0x1FFF
+
+
+@njit
+def _beats(card: int, best: int) -> bool:
+    s = card // 13
+    bs = best // 13
+    return (s == bs and card > best) or (s == 0 and bs != 0)
+
+
+@njit
+def _quick_tricks(hands: IntArray, leader: int, broken: bool) -> int:
+    """Tricks the leader's side can take by the leader cashing top cards, suit by suit (a side
+    suit no more often than an opponent who could ruff can follow; a suit partner might have to
+    overtake gives one trick at most)."""
+    h = hands[leader]
+    o1 = hands[(leader + 1) & 3]
+    o3 = hands[(leader + 3) & 3]
+    pa = hands[leader ^ 2]
+    trumps1 = (o1 & 0x1FFF) != 0
+    trumps3 = (o3 & 0x1FFF) != 0
+    partner_only_spades = (pa & NON_SPADES) == 0 and pa != 0
+    q = 0
+    risky = False
+    for s in range(4):
+        f = _field(h, s)
+        if f == 0:
+            continue
+        if s == 0 and not broken and (h & NON_SPADES) != 0:
+            continue
+        a = _field(o1, s)
+        b = _field(o3, s)
+        ho = HIGH13[a | b]
+        wins = f >> (ho + 1)
+        w = POP13[wins]
+        if w == 0:
+            continue
+        if s != 0:
+            if trumps1 and POP13[a] < w:
+                w = POP13[a]
+            if trumps3 and POP13[b] < w:
+                w = POP13[b]
+            if w == 0:
+                continue
+        pf = _field(pa, s)
+        lowest_win = LOW13[wins] + ho + 1
+        if (pf >> lowest_win) != 0 or (s != 0 and pf == 0 and partner_only_spades):
+            risky = True
+        else:
+            q += w
+            if s == 0 and w >= POP13[a] and w >= POP13[b]:
+                trumps1 = False
+                trumps3 = False
+    if risky:
+        q += 1
+    return q
+
+
+@njit
+def _quick_with_entry(hands: IntArray, leader: int, broken: bool) -> int:
+    """The better of the leader cashing his own top cards and, when he can reach partner with
+    a lead partner wins for sure, partner cashing his."""
+    q = _quick_tricks(hands, leader, broken)
+    pa = leader ^ 2
+    h = hands[leader]
+    ph = hands[pa]
+    o1 = hands[(leader + 1) & 3]
+    o3 = hands[(leader + 3) & 3]
+    for s in range(4):
+        f = _field(h, s)
+        pf = _field(ph, s)
+        if f == 0 or pf == 0:
+            continue
+        if s == 0 and not broken and (h & NON_SPADES) != 0:
+            continue
+        a = _field(o1, s)
+        b = _field(o3, s)
+        top = HIGH13[pf]
+        if top < HIGH13[a | b] or top < HIGH13[f]:
+            continue
+        if s != 0 and ((a == 0 and (o1 & 0x1FFF) != 0) or (b == 0 and (o3 & 0x1FFF) != 0)):
+            continue
+        qp = _quick_tricks(hands, pa, broken)
+        if qp < 1:
+            qp = 1
+        if qp > q:
+            q = qp
+        break
+    return q
+
+
+@njit
+def _side_top_trumps(hands: IntArray, side: int) -> int:
+    """The top spades held by ``side``'s two hands, down to the first one an opponent holds,
+    as many as its longer spade holding: tricks that side can take whoever leads."""
+    a = hands[side] & 0x1FFF
+    b = hands[side ^ 2] & 0x1FFF
+    u = (hands[0] | hands[1] | hands[2] | hands[3]) & 0x1FFF
+    cap = max(POP13[a], POP13[b])
+    k = 0
+    mine = a | b
+    while u and k < cap:
+        r = HIGH13[u]
+        if not (mine >> r) & 1:
+            break
+        k += 1
+        u ^= 1 << r
+    return k
+
+
+@njit
+def _forced_spades(hands: IntArray) -> tuple[int, int]:
+    """(seat, m): the seat holding the top ``m`` live spades outright wins a trick with each,
+    whatever anyone does (it plays them in different tricks and nothing beats them)."""
+    u = (hands[0] | hands[1] | hands[2] | hands[3]) & 0x1FFF
+    if u == 0:
+        return -1, 0
+    top = HIGH13[u]
+    x = 0
+    for q in range(4):
+        if (hands[q] >> top) & 1:
+            x = q
+    hx = hands[x] & 0x1FFF
+    m = 0
+    while u:
+        r = HIGH13[u]
+        if not (hx >> r) & 1:
+            break
+        m += 1
+        u ^= 1 << r
+    return x, m
+
+
+# ---------------------------------------------------------------------- keys
 
 
 @njit
@@ -75,12 +286,87 @@ def _skey(hands: IntArray, leader: int, broken: bool, tw: int, out: IntArray) ->
 
 
 @njit
-def _payoff_of(payoff: IntArray, tw: int) -> int:
-    return int(payoff[tw & 15, (tw >> 4) & 15, (tw >> 8) & 15, (tw >> 12) & 15])
+def _hash(k: int) -> int:
+    x = (k ^ (k >> 29)) & 0x3FFFFFFFFFFFFFFF
+    x = (x * 2654435761) & 0x3FFFFFFFFFFFFFFF
+    return x ^ (x >> 31)
 
 
 @njit
-def _score_search(
+def _killer_key(hands: IntArray, tc: IntArray, tn: int, leader: int, p: int, tw: int) -> int:
+    """Similar nodes for the cut-off card cache (a hint only: a clash costs time, never
+    correctness). On lead: the same hand and partner's suit-length parities; following suit:
+    the same cards left in the suit, card winning the trick and leader; otherwise the same hand
+    and card winning the trick. The mover's and partner's trick counts are mixed in, since
+    whether a side wants a trick depends on them."""
+    mine = ((tw >> (4 * p)) & 15) | (((tw >> (4 * (p ^ 2))) & 15) << 4)
+    if tn == 0:
+        ph = hands[p ^ 2]
+        par = 0
+        for s in range(4):
+            par |= (POP13[_field(ph, s)] & 1) << s
+        return int(hands[p] ^ (par << 52) ^ (mine << 55) ^ (p << 62))
+    best = tc[0]
+    for i in range(1, tn):
+        if _beats(tc[i], best):
+            best = tc[i]
+    ls = tc[0] // 13
+    if _field(hands[p], ls) != 0:
+        live = hands[0] | hands[1] | hands[2] | hands[3]
+        for i in range(tn):
+            live |= 1 << tc[i]
+        return int(
+            ((live >> (13 * ls)) & 0x1FFF)
+            ^ (best << 13)
+            ^ (leader << 19)
+            ^ (ls << 21)
+            ^ (mine << 23)
+            ^ (1 << 62)
+        )
+    return int(hands[p] ^ (best << 52) ^ (1 << 62) ^ (1 << 61) ^ ((mine & 15) << 58))
+
+
+# ---------------------------------------------------------------------- transposition table
+# Buckets of two entries: the first keeps the position with more cards left (more work
+# saved), the second always takes the newest; ``ttv[i]`` = lower bound, upper bound, cards.
+
+
+@njit
+def _tt_find(ttk: IntArray, key: IntArray, hsh: int) -> int:
+    b = (hsh & (ttk.shape[0] - 1)) & ~1
+    for i in range(b, b + 2):
+        if ttk[i, 0] == key[0] and ttk[i, 1] == key[1] and ttk[i, 2] == key[2] and ttk[i, 3] == key[3]:
+            return i
+    return -1
+
+
+@njit
+def _tt_slot(ttk: IntArray, ttv: IntArray, key: IntArray, hsh: int, cards: int) -> int:
+    """The entry of ``key``, made (with no bounds) if missing."""
+    i = _tt_find(ttk, key, hsh)
+    if i >= 0:
+        return i
+    b = (hsh & (ttk.shape[0] - 1)) & ~1
+    i = b + 1
+    if cards >= ttv[b, 2] or ttk[b, 0] == -1:
+        for j in range(4):
+            ttk[b + 1, j] = ttk[b, j]
+        for j in range(3):
+            ttv[b + 1, j] = ttv[b, j]
+        i = b
+    for j in range(4):
+        ttk[i, j] = key[j]
+    ttv[i, 0] = -INF
+    ttv[i, 1] = INF
+    ttv[i, 2] = cards
+    return int(i)
+
+
+# ---------------------------------------------------------------------- the search
+
+
+@njit
+def _search(
     hands: IntArray,
     tc0: IntArray,
     tn0: int,
@@ -89,9 +375,11 @@ def _score_search(
     tw0: int,
     alpha0: int,
     beta0: int,
-    payoff: IntArray,
+    lo: IntArray,
+    hi: IntArray,
     ttk: IntArray,
     ttv: IntArray,
+    kill: IntArray,
     fr: IntArray,
     ftc: IntArray,
     mvs: IntArray,
@@ -100,7 +388,8 @@ def _score_search(
     stats: IntArray,
 ) -> int:
     """The payoff with best play from a position (``tw0``: tricks so far, 4 bits per seat),
-    exact inside (alpha0, beta0), a bound outside it (fail-soft)."""
+    exact inside (alpha0, beta0), a bound outside it (fail-soft). Alpha-beta with an explicit
+    stack (numba cannot cache recursive code)."""
     d = 0
     fr[0, S_TN] = tn0
     fr[0, S_LEADER] = leader0
@@ -110,10 +399,10 @@ def _score_search(
     fr[0, S_TW] = tw0
     for j in range(4):
         ftc[0, j] = tc0[j]
-    mode = 0
+    mode = ENTER
     value = 0
     while True:
-        if mode == 0:  # enter
+        if mode == ENTER:
             stats[0] += 1
             tn = fr[d, S_TN]
             leader = fr[d, S_LEADER]
@@ -124,61 +413,135 @@ def _score_search(
             fr[d, S_A0] = alpha
             fr[d, S_B0] = beta
             fr[d, S_IDX] = -1
-            mode = 1
-            if tn == 0:
-                r = popcount(hands[leader])
-                if r == 0:
-                    value = _payoff_of(payoff, tw)
-                    mode = 3
-                elif r == 1:
+            p = (leader + tn) & 3
+            r = popcount(hands[p])
+            mode = NEXT
+            # The payoffs still reachable: cut when they all lie on one side of the window.
+            lb = lo[tw, 0]
+            ub = hi[tw, r]
+            if lb >= beta or lb == ub:
+                value = lb
+                mode = EXIT
+            elif ub <= alpha:
+                value = ub
+                mode = EXIT
+            elif tn == 0:
+                if r == 1:
                     c0 = _low(hands[leader])
                     c1 = _low(hands[(leader + 1) & 3])
                     c2 = _low(hands[(leader + 2) & 3])
                     c3 = _low(hands[(leader + 3) & 3])
                     w = (leader + trick_winner(c0, c1, c2, c3)) & 3
-                    value = _payoff_of(payoff, tw + (1 << (4 * w)))
-                    mode = 3
+                    value = lo[tw + (1 << (4 * w)), 0]
+                    mode = EXIT
                 else:
                     hsh = _skey(hands, leader, broken, tw, key)
-                    idx = hsh & (ttk.shape[0] - 1)
-                    fr[d, S_IDX] = idx
-                    if (
-                        ttk[idx, 0] == key[0]
-                        and ttk[idx, 1] == key[1]
-                        and ttk[idx, 2] == key[2]
-                        and (ttk[idx, 3] == key[3])
-                    ):
-                        lb = ttv[idx, 0]
-                        ub = ttv[idx, 1]
-                        if lb >= beta:
-                            value = lb
-                            mode = 3
-                        elif ub <= alpha:
-                            value = ub
-                            mode = 3
-                        elif lb == ub:
-                            value = lb
-                            mode = 3
-                        else:
-                            if lb > alpha:
-                                alpha = lb
-                            if ub < beta:
-                                beta = ub
-                            fr[d, S_ALPHA] = alpha
-                            fr[d, S_BETA] = beta
-            if mode == 1:
-                p = (leader + tn) & 3
-                fr[d, S_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], -1, True)
+                    idx = _tt_find(ttk, key, hsh)
+                    fr[d, S_IDX] = hsh
+                    if idx >= 0:
+                        if ttv[idx, 0] > lb:
+                            lb = ttv[idx, 0]
+                        if ttv[idx, 1] < ub:
+                            ub = ttv[idx, 1]
+                    if lb < beta and ub > alpha and lb != ub:
+                        # Sure tricks narrow the reachable payoffs.
+                        x, m = _forced_spades(hands)
+                        if m > 0:
+                            tx = tw + (m << (4 * x))
+                            if lo[tx, 0] > lb:
+                                lb = lo[tx, 0]
+                            if hi[tx, r - m] < ub:
+                                ub = hi[tx, r - m]
+                    if lb < beta and ub > alpha and lb != ub:
+                        q = min(_quick_with_entry(hands, leader, broken), r)
+                        if (leader & 1) == 0:
+                            if lo[tw, q] > lb:
+                                lb = lo[tw, q]
+                        elif hi[tw, r - q] < ub:
+                            ub = hi[tw, r - q]
+                    if lb < beta and ub > alpha and lb != ub:
+                        k = _side_top_trumps(hands, 0)
+                        if lo[tw, k] > lb:
+                            lb = lo[tw, k]
+                        k = _side_top_trumps(hands, 1)
+                        if hi[tw, r - k] < ub:
+                            ub = hi[tw, r - k]
+                    if lb >= beta or lb == ub:
+                        value = lb
+                        mode = EXIT
+                    elif ub <= alpha:
+                        value = ub
+                        mode = EXIT
+            if mode == NEXT and tn > 0:
+                # Following suit with a single card or run of equivalent cards: one move.
+                ls = ftc[d, 0] // 13
+                f = _field(hands[p], ls)
+                if f != 0:
+                    lo_r = LOW13[f]
+                    hi_r = HIGH13[f]
+                    o = _field(hands[0] | hands[1] | hands[2] | hands[3], ls) & ~f
+                    for j in range(tn):
+                        if ftc[d, j] // 13 == ls:
+                            o |= 1 << (ftc[d, j] - 13 * ls)
+                    if (o >> lo_r) & ((1 << (hi_r - lo_r)) - 1) == 0:
+                        mvs[d, 0] = 13 * ls + lo_r
+                        fr[d, S_N] = 1
+                        fr[d, S_I] = 0
+                        fr[d, S_KEY] = -1
+                        fr[d, S_LAZY] = 0
+                        fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
+                        mode = NEXT + 100
+            if mode == NEXT + 100:
+                mode = NEXT
+            elif mode == NEXT:
+                kk = _killer_key(hands, ftc[d], tn, leader, p, tw)
+                fr[d, S_KEY] = kk
+                pref = -1
+                ks = _hash(kk) & (kill.shape[0] - 1)
+                if kill[ks, 0] == kk:
+                    pref = kill[ks, 1]
+                lazy = False
+                if pref >= 0 and (hands[p] >> pref) & 1:
+                    if tn == 0:
+                        lazy = broken or pref >= 13 or (hands[p] & NON_SPADES) == 0
+                    else:
+                        lazy = pref // 13 == ftc[d, 0] // 13 or _field(hands[p], ftc[d, 0] // 13) == 0
+                if lazy:
+                    # Try the remembered card before generating the rest: when it cuts, the
+                    # ordering of the others is never needed.
+                    mvs[d, 0] = pref
+                    fr[d, S_N] = 1
+                    fr[d, S_LAZY] = pref + 1
+                else:
+                    fr[d, S_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
+                    fr[d, S_LAZY] = 0
                 fr[d, S_I] = 0
                 fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
-        if mode == 1:  # next move
+        if mode == NEXT:
             i = fr[d, S_I]
             tn = fr[d, S_TN]
             leader = fr[d, S_LEADER]
             p = (leader + tn) & 3
+            if i >= fr[d, S_N] and fr[d, S_LAZY] > 0:
+                # The remembered card did not cut: now the others, its run (first) skipped.
+                fr[d, S_N] = _gen(
+                    hands,
+                    ftc[d],
+                    tn,
+                    leader,
+                    fr[d, S_BROKEN] != 0,
+                    p,
+                    mvs[d],
+                    scs[d],
+                    fr[d, S_LAZY] - 1,
+                    True,
+                )
+                fr[d, S_LAZY] = 0
+                i = 1
+                fr[d, S_I] = 1
             if i >= fr[d, S_N]:
                 value = fr[d, S_BEST]
-                mode = 2
+                mode = FINISH
             else:
                 c = mvs[d, i]
                 fr[d, S_I] = i + 1
@@ -202,23 +565,13 @@ def _score_search(
                     fr[e, S_LEADER] = leader
                     fr[e, S_TW] = fr[d, S_TW]
                 d = e
-                mode = 0
+                mode = ENTER
                 continue
-        if mode == 2:  # finish: store bounds
-            idx = fr[d, S_IDX]
-            if idx >= 0:
-                tw = fr[d, S_TW]
-                _skey(hands, fr[d, S_LEADER], fr[d, S_BROKEN] != 0, tw, key)
-                if not (
-                    ttk[idx, 0] == key[0]
-                    and ttk[idx, 1] == key[1]
-                    and ttk[idx, 2] == key[2]
-                    and ttk[idx, 3] == key[3]
-                ):
-                    for j in range(4):
-                        ttk[idx, j] = key[j]
-                    ttv[idx, 0] = -INF
-                    ttv[idx, 1] = INF
+        if mode == FINISH:  # store bounds
+            hsh = fr[d, S_IDX]
+            if hsh >= 0:
+                _skey(hands, fr[d, S_LEADER], fr[d, S_BROKEN] != 0, fr[d, S_TW], key)
+                idx = _tt_slot(ttk, ttv, key, hsh, popcount(hands[0]))
                 if value <= fr[d, S_A0]:
                     if value < ttv[idx, 1]:
                         ttv[idx, 1] = value
@@ -228,14 +581,15 @@ def _score_search(
                 else:
                     ttv[idx, 0] = value
                     ttv[idx, 1] = value
-            mode = 3
-        if mode == 3:  # exit: hand the value to the parent
+            mode = EXIT
+        if mode == EXIT:  # hand the value to the parent
             if d == 0:
                 return value
             d -= 1
             tn = fr[d, S_TN]
             p = (fr[d, S_LEADER] + tn) & 3
-            hands[p] ^= 1 << fr[d, S_CARD]
+            c = fr[d, S_CARD]
+            hands[p] ^= 1 << c
             if (p & 1) == 0:
                 if value > fr[d, S_BEST]:
                     fr[d, S_BEST] = value
@@ -247,10 +601,124 @@ def _score_search(
                 if value < fr[d, S_BETA]:
                     fr[d, S_BETA] = value
             if fr[d, S_ALPHA] >= fr[d, S_BETA]:
+                kk = fr[d, S_KEY]
+                if kk != -1:
+                    ks = _hash(kk) & (kill.shape[0] - 1)
+                    kill[ks, 0] = kk
+                    kill[ks, 1] = c
                 value = fr[d, S_BEST]
-                mode = 2
+                mode = FINISH
             else:
-                mode = 1
+                mode = NEXT
+
+
+@njit
+def _probe(
+    hands: IntArray,
+    tc: IntArray,
+    tn: int,
+    leader: int,
+    broken: bool,
+    tw: int,
+    card: int,
+    t: int,
+    lo: IntArray,
+    hi: IntArray,
+    ttk: IntArray,
+    ttv: IntArray,
+    kill: IntArray,
+    fr: IntArray,
+    ftc: IntArray,
+    mvs: IntArray,
+    scs: IntArray,
+    key: IntArray,
+    stats: IntArray,
+) -> int:
+    """ "Is the payoff at least ``t``?" from the position (``card`` < 0) or after the seat to
+    move plays ``card``: a fail-soft answer, >= t a lower bound, < t an upper bound."""
+    if card < 0:
+        return _search(
+            hands, tc, tn, leader, broken, tw, t - 1, t, lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats
+        )
+    p = (leader + tn) & 3
+    hands[p] ^= 1 << card
+    child = np.full(4, -1, dtype=np.int64)
+    for j in range(tn):
+        child[j] = tc[j]
+    child[tn] = card
+    nb = broken or (card < 13 and (tn == 0 or tc[0] >= 13))
+    if tn == 3:
+        w = (leader + trick_winner(tc[0], tc[1], tc[2], card)) & 3
+        ctn = 0
+        cl = w
+        ctw = tw + (1 << (4 * w))
+    else:
+        ctn = tn + 1
+        cl = leader
+        ctw = tw
+    res = _search(
+        hands, child, ctn, cl, nb, ctw, t - 1, t, lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats
+    )
+    hands[p] ^= 1 << card
+    return res
+
+
+@njit
+def _mtd(
+    hands: IntArray,
+    tc: IntArray,
+    tn: int,
+    leader: int,
+    broken: bool,
+    tw: int,
+    card: int,
+    vlo: int,
+    vhi: int,
+    guess: int,
+    vs: IntArray,
+    lo: IntArray,
+    hi: IntArray,
+    ttk: IntArray,
+    ttv: IntArray,
+    kill: IntArray,
+    fr: IntArray,
+    ftc: IntArray,
+    mvs: IntArray,
+    scs: IntArray,
+    key: IntArray,
+    stats: IntArray,
+) -> int:
+    """The exact payoff (of the position, or after ``card``), known to be one of the sorted
+    values ``vs`` and within [vlo, vhi]: null-window probes at the value next to the last
+    answer twice (from ``guess``), then bisection of the values still possible."""
+    nv = vs.shape[0]
+    g = guess
+    probes = 0
+    while True:
+        i0 = 0
+        while i0 < nv and vs[i0] <= vlo:
+            i0 += 1
+        i1 = nv - 1
+        while i1 >= 0 and vs[i1] > vhi:
+            i1 -= 1
+        if i0 > i1:
+            return vlo
+        if probes < 2:
+            j = i0
+            while j < i1 and vs[j] < g:
+                j += 1
+        else:
+            j = (i0 + i1 + 1) // 2
+        t = vs[j]
+        g = _probe(
+            hands, tc, tn, leader, broken, tw, card, t, lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats
+        )
+        probes += 1
+        stats[1] += 1
+        if g >= t:
+            vlo = g
+        else:
+            vhi = g
 
 
 @njit
@@ -262,9 +730,15 @@ def _score_solve(
     broken: bool,
     tw: int,
     payoff: IntArray,
+    dd_tricks: int,
+    dd_values: IntArray,
+    want_values: bool,
     values: IntArray,
+    lo: IntArray,
+    hi: IntArray,
     ttk: IntArray,
     ttv: IntArray,
+    kill: IntArray,
     fr: IntArray,
     ftc: IntArray,
     mvs: IntArray,
@@ -272,68 +746,78 @@ def _score_solve(
     key: IntArray,
     stats: IntArray,
 ) -> int:
-    """Exact payoff with best play, and ``values[c]`` for each legal card (-1 - INF elsewhere)."""
+    """Exact payoff with best play; with ``want_values``, ``values[c]`` for each legal card
+    (-1 - INF elsewhere). ``dd_tricks``: North/South's remaining tricks with best play for
+    tricks, ``dd_values[c]`` the same after card ``c`` (-1: unknown). North/South can take that
+    many and East/West can hold them to it, so the payoff lies between ``lo`` and ``hi`` at
+    that count: with a payoff that grows with North/South's tricks alone, that is the answer."""
     p = (leader + tn) & 3
+    r = popcount(hands[p])
+    # The payoffs the hand can still end with, sorted.
+    n0 = tw & 15
+    e0 = (tw >> 4) & 15
+    s0 = (tw >> 8) & 15
+    w0 = (tw >> 12) & 15
+    buf = np.empty(560, dtype=np.int64)
+    nb = 0
+    for a in range(r + 1):
+        for b in range(r + 1 - a):
+            for c in range(r + 1 - a - b):
+                buf[nb] = payoff[n0 + a, e0 + b, s0 + c, w0 + r - a - b - c]
+                nb += 1
+    vs = np.unique(buf[:nb])
+    vmin = vs[0]
+    vmax = vs[vs.shape[0] - 1]
+    vlo = vmin
+    vhi = vmax
+    if dd_tricks >= 0:
+        vlo = max(vlo, lo[tw, dd_tricks])
+        vhi = min(vhi, hi[tw, dd_tricks])
+    if dd_tricks >= 0:
+        guess = vlo
+        j = dd_tricks
+        for a in range(j + 1):
+            for b in range(r - j + 1):
+                x = payoff[n0 + a, e0 + b, s0 + j - a, w0 + r - j - b]
+                if x > guess and x <= vhi:
+                    guess = x
+    else:
+        # A greedy playout's payoff.
+        sim = hands.copy()
+        stc = tc.copy()
+        won = np.zeros(4, dtype=np.int64)
+        won[0] = n0
+        won[1] = e0
+        won[2] = s0
+        won[3] = w0
+        _run(sim, stc, tn, leader, broken, won, 1, 1, np.empty(0, dtype=np.int64))
+        guess = payoff[won[0], won[1], won[2], won[3]]
+    bufs = (lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats)
+    v = _mtd(hands, tc, tn, leader, broken, tw, -1, vlo, vhi, guess, vs, *bufs)
+    if not want_values:
+        return v
     for c in range(52):
         values[c] = -INF - 1
     mv = np.zeros(16, dtype=np.int64)
     sc = np.zeros(16, dtype=np.int64)
     n = _gen(hands, tc, tn, leader, broken, p, mv, sc, -1, True)
     ns = (p & 1) == 0
-    best = -INF if ns else INF
-    child = np.full(4, -1, dtype=np.int64)
     for i in range(n):
         c = mv[i]
-        hands[p] ^= 1 << c
-        for j in range(tn):
-            child[j] = tc[j]
-        child[tn] = c
-        nb = broken or (c < 13 and (tn == 0 or tc[0] >= 13))
-        if tn == 3:
-            w = (leader + trick_winner(tc[0], tc[1], tc[2], c)) & 3
-            v = _score_search(
-                hands,
-                child,
-                0,
-                w,
-                nb,
-                tw + (1 << (4 * w)),
-                -INF,
-                INF,
-                payoff,
-                ttk,
-                ttv,
-                fr,
-                ftc,
-                mvs,
-                scs,
-                key,
-                stats,
-            )
+        # The best card makes v: any card's payoff is at most v (North/South to move) or at
+        # least v (East/West).
+        clo = vmin
+        chi = vmax
+        if ns:
+            chi = v
         else:
-            v = _score_search(
-                hands,
-                child,
-                tn + 1,
-                leader,
-                nb,
-                tw,
-                -INF,
-                INF,
-                payoff,
-                ttk,
-                ttv,
-                fr,
-                ftc,
-                mvs,
-                scs,
-                key,
-                stats,
-            )
-        hands[p] ^= 1 << c
-        values[c] = v
-        if (ns and v > best) or (not ns and v < best):
-            best = v
+            clo = v
+        j = dd_values[c]
+        if j >= 0:
+            clo = max(clo, lo[tw, j])
+            chi = min(chi, hi[tw, j])
+        values[c] = _mtd(hands, tc, tn, leader, broken, tw, c, clo, chi, min(max(v, clo), chi), vs, *bufs)
+    # Equivalent cards (same run, no live card between) share their representative's value.
     h = hands[p]
     allh = hands[0] | hands[1] | hands[2] | hands[3]
     tmask = 0
@@ -348,4 +832,4 @@ def _score_solve(
             if (h >> up) & 1:
                 values[up] = values[c]
             up += 1
-    return best
+    return v

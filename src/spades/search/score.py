@@ -17,9 +17,12 @@ import numpy as np
 
 from spades.rules import Rules
 from spades.scoring import SeatBid, score_hand
-from spades.search._score_kernel import INF, NS_FIELDS, _score_solve
-from spades.search.dd import _check
+from spades.search._score_kernel import INF, NS_FIELDS, _score_solve, split_bounds
+from spades.search.dd import Solver, _check
 from spades.search.positions import InvalidPosition
+
+DEFAULT_TABLE_BITS = 20
+"""2**20 table entries (about 50 MB with the payoff ranges): a 13-card Nil solve fills them."""
 
 
 def payoff_table(
@@ -53,12 +56,19 @@ class ScoreSolution:
 
 
 class ScoreSolver:
-    """Score-mode solver with its own table (exact keys include the tricks won so far)."""
+    """Score-mode solver with its own tables (not thread-safe: one per thread).
 
-    def __init__(self, table_bits: int = 18) -> None:
+    Its transposition table (exact keys, tricks won per seat included) holds bounds on the
+    payoffs of one table, so solving with a different payoff table empties it first; keep one
+    solver per bid set (e.g. one per hand being played) to reuse it across positions."""
+
+    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
         size = 1 << table_bits
         self._ttk = np.full((size, 4), -1, dtype=np.int64)
-        self._ttv = np.zeros((size, 2), dtype=np.int64)
+        self._ttv = np.zeros((size, 3), dtype=np.int64)
+        self._kill = np.full((1 << 14, 2), -1, dtype=np.int64)
+        self._lo = np.zeros((1 << 16, 14), dtype=np.int64)
+        self._hi = np.zeros((1 << 16, 14), dtype=np.int64)
         self._fr = np.zeros((54, NS_FIELDS), dtype=np.int64)
         self._ftc = np.zeros((54, 4), dtype=np.int64)
         self._mvs = np.zeros((54, 16), dtype=np.int64)
@@ -66,6 +76,8 @@ class ScoreSolver:
         self._key = np.zeros(4, dtype=np.int64)
         self._stats = np.zeros(4, dtype=np.int64)
         self._table_id = b""
+        self.use_dd = True
+        self._dd = Solver(max(10, table_bits - 2))
 
     def solve(
         self,
@@ -75,31 +87,52 @@ class ScoreSolver:
         trick: Sequence[int] = (),
         spades_broken: bool = True,
         tricks_won: Sequence[int] = (0, 0, 0, 0),
+        *,
+        values: bool = True,
     ) -> ScoreSolution:
-        """Best payoff from the position (``payoff`` from ``payoff_table``). Stored values are
-        payoffs of one table, so a different table empties the transposition table first."""
+        """Best payoff from the position (``payoff`` from ``payoff_table``); ``values=False``
+        skips the per-card figures (``card_values`` is then empty), which is faster."""
         _check(hands, leader, trick)
         payoff = np.ascontiguousarray(payoff, dtype=np.int64)
         if payoff.shape != (14, 14, 14, 14):
             raise InvalidPosition("payoff must have shape (14, 14, 14, 14)")
+        if len(tricks_won) != 4 or any(not 0 <= int(t) <= 13 for t in tricks_won):
+            raise InvalidPosition(f"tricks_won must be 4 counts of 0..13, not {tuple(tricks_won)}")
+        if sum(tricks_won) + int(hands[(leader + len(trick)) % 4]).bit_count() != 13:
+            raise InvalidPosition("tricks_won and the cards left must add up to 13 tricks")
         table_id = hashlib.blake2b(payoff.tobytes(), digest_size=16).digest()
         if table_id != self._table_id:
             self._ttk.fill(-1)
+            split_bounds(payoff, self._lo, self._hi)
             self._table_id = table_id
-        if len(tricks_won) != 4 or sum(tricks_won) + hands[(leader + len(trick)) % 4].bit_count() != 13:
-            raise InvalidPosition("tricks_won and the cards left must add up to 13 tricks")
         h = np.array([int(x) for x in hands], dtype=np.int64)
         tc = np.full(4, -1, dtype=np.int64)
         tc[: len(trick)] = list(trick)
         tw = sum(int(t) << (4 * i) for i, t in enumerate(tricks_won))
         vals = np.zeros(52, dtype=np.int64)
+        # The trick solver's figure (fast) gives the first payoff to probe.
+        ddv = np.full(52, -1, dtype=np.int64)
+        dd = -1
+        if self.use_dd:
+            ds = self._dd.solve(hands, leader, trick, spades_broken, values=values)
+            dd = ds.ns_tricks
+            for c, j in ds.card_values.items():
+                ddv[c] = j
         self._stats[0] = 0
+        self._stats[1] = 0
         v = _score_solve(
-            h, tc, len(trick), leader, bool(spades_broken), tw, payoff, vals,
-            self._ttk, self._ttv, self._fr, self._ftc, self._mvs, self._scs, self._key, self._stats,
+            h, tc, len(trick), leader, bool(spades_broken), tw, payoff, dd, ddv, values, vals,
+            self._lo, self._hi, self._ttk, self._ttv, self._kill,
+            self._fr, self._ftc, self._mvs, self._scs, self._key, self._stats,
         )  # fmt: skip
-        cv = {c: int(vals[c]) for c in range(52) if vals[c] > -INF - 1}
+        cv = {c: int(vals[c]) for c in range(52) if vals[c] > -INF - 1} if values else {}
         return ScoreSolution(int(v), cv, int(self._stats[0]))
+
+    def clear(self) -> None:
+        """Forget every stored bound and cut-off card (only to measure a cold start)."""
+        self._ttk.fill(-1)
+        self._kill.fill(-1)
+        self._dd.clear()
 
 
 def best_score(
