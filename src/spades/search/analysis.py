@@ -4,6 +4,10 @@ For every card of a record, the position just before it is solved with all hands
 Spades lead rule included while spades are unbroken): the card's value is the number of tricks
 the player's side ends the hand with if everyone plays perfectly afterwards, and the best value
 is the same figure for the best legal card. A positive difference is a double-dummy mistake.
+
+In score mode the figure is the hand's Spades score instead (the side's points minus the
+opponents', given the bids, the totals and the bags before the hand): raw tricks miss a
+covered Nil, a set contract and the bag penalty, which is what a Spades player weighs.
 """
 
 from __future__ import annotations
@@ -12,8 +16,11 @@ from dataclasses import dataclass
 
 from spades.cards import card_text
 from spades.errors import SpadesError
+from spades.rules import Rules
+from spades.scoring import SeatBid
 from spades.search._jit import trick_winner
 from spades.search.dd import Solver
+from spades.search.score import ScoreSolver, payoff_table
 from spades.state import Game, HandLog
 
 
@@ -23,7 +30,8 @@ class PlayAnalysis:
     seat: int
     card: int
     value: int
-    """Tricks the player's side takes in the whole hand after this card, with best play."""
+    """Tricks the player's side takes in the whole hand after this card, with best play (in
+    score mode: the side's hand points minus the opponents')."""
     best: int
     best_cards: tuple[int, ...]
 
@@ -47,13 +55,32 @@ class PlayAnalysis:
 class HandAnalysis:
     number: int
     plays: tuple[PlayAnalysis, ...]
+    unit: str = "tricks"
+    """What the figures count: ``"tricks"`` or, in score mode, ``"points"``."""
 
     def to_json(self) -> dict[str, object]:
-        return {"hand": self.number, "plays": [p.to_json() for p in self.plays]}
+        return {"hand": self.number, "unit": self.unit, "plays": [p.to_json() for p in self.plays]}
 
 
-def analyse_log(log: HandLog, solver: Solver | None = None, number: int = 1) -> HandAnalysis:
-    """Analyse the cards played in one hand's log (dealt hands, exchanges, plays)."""
+@dataclass(frozen=True, slots=True)
+class HandStakes:
+    """What score mode needs besides the cards: the rules, the bids and the score before."""
+
+    rules: Rules
+    bids: tuple[SeatBid, ...]
+    totals_before: tuple[int, ...]
+    bags_before: tuple[int, ...]
+
+
+def analyse_log(
+    log: HandLog,
+    solver: Solver | None = None,
+    number: int = 1,
+    stakes: HandStakes | None = None,
+    score_solver: ScoreSolver | None = None,
+) -> HandAnalysis:
+    """Analyse the cards played in one hand's log (dealt hands, exchanges, plays); with
+    ``stakes``, by the hand's score rather than by tricks."""
     solver = solver or Solver()
     hands = list(log.dealt)
     if len(hands) != 4:
@@ -61,21 +88,30 @@ def analyse_log(log: HandLog, solver: Solver | None = None, number: int = 1) -> 
     for ex in log.exchanges:
         hands[ex.giver] &= ~ex.cards.mask
         hands[ex.receiver] |= ex.cards.mask
+    table = None
+    if stakes is not None:
+        table = payoff_table(stakes.rules, stakes.bids, stakes.totals_before, stakes.bags_before)
+        score_solver = score_solver or ScoreSolver()
     leader = (log.dealer + 1) % 4
     trick: list[int] = []
     broken = False
     won = [0, 0]  # per side, tricks so far
+    seat_won = [0, 0, 0, 0]
     out: list[PlayAnalysis] = []
     for i, card in enumerate(log.plays):
         seat = (leader + len(trick)) % 4
-        sol = solver.solve(hands, leader, trick, broken)
         side = seat % 2
-        left = hands[seat].bit_count()
+        if table is not None and score_solver is not None:
+            ssol = score_solver.solve(hands, leader, table, trick, broken, seat_won)
+            values = {c: v if side == 0 else -v for c, v in ssol.card_values.items()}
+        else:
+            sol = solver.solve(hands, leader, trick, broken)
+            left = hands[seat].bit_count()
 
-        def mine(ns: int, side: int = side, left: int = left) -> int:
-            return won[side] + (ns if side == 0 else left - ns)
+            def mine(ns: int, side: int = side, left: int = left) -> int:
+                return won[side] + (ns if side == 0 else left - ns)
 
-        values = {c: mine(v) for c, v in sol.card_values.items()}
+            values = {c: mine(v) for c, v in sol.card_values.items()}
         best = max(values.values())
         if card not in values:
             raise SpadesError(f"hand {number}, trick {i // 4 + 1}: {card_text(card)} was not a legal card")
@@ -96,13 +132,36 @@ def analyse_log(log: HandLog, solver: Solver | None = None, number: int = 1) -> 
         if len(trick) == 4:
             leader = (leader + trick_winner(trick[0], trick[1], trick[2], trick[3])) % 4
             won[leader % 2] += 1
+            seat_won[leader] += 1
             trick = []
-    return HandAnalysis(number, tuple(out))
+    return HandAnalysis(number, tuple(out), "points" if stakes is not None else "tricks")
 
 
-def analyse_game(game: Game, solver: Solver | None = None) -> list[HandAnalysis]:
-    """Analyse every hand of a (replayed) game that reached the play."""
+def analyse_game(game: Game, solver: Solver | None = None, *, score: bool = False) -> list[HandAnalysis]:
+    """Analyse every hand of a (replayed) game that reached the play; with ``score``, by each
+    hand's Spades score given its bids and the score before it."""
     if game.n != 4 or not game.rules.teams:
         raise SpadesError("double-dummy analysis needs a four-player partnership game")
     solver = solver or Solver()
-    return [analyse_log(log, solver, i + 1) for i, log in enumerate(game.logs) if log.plays]
+    score_solver = ScoreSolver() if score else None
+    out = []
+    done = 0  # hands scored so far: the score sheet has a line per hand played out
+    for i, log in enumerate(game.logs):
+        if not log.plays:
+            continue
+        stakes = None
+        if score:
+            bids = tuple(log.bids)
+            if len(bids) != 4 or any(b is None for b in bids):
+                raise SpadesError(f"hand {i + 1}: score mode needs the four bids")
+            before = game.scores[done - 1] if done else None
+            stakes = HandStakes(
+                game.rules,
+                tuple(b for b in bids if b is not None),
+                tuple(before.totals) if before else (0, 0),
+                tuple(before.bags) if before else (0, 0),
+            )
+        out.append(analyse_log(log, solver, i + 1, stakes, score_solver))
+        if len(log.plays) == 52:
+            done += 1
+    return out
