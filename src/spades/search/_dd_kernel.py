@@ -1,17 +1,18 @@
 """The numba double-dummy kernel: null-window searches on North/South trick counts.
 
-``_win(..., target)`` answers "can North/South take at least ``target`` of the remaining
-tricks?" by alpha-beta on a yes/no value, the way DDS does. What makes it fast:
+``_search(..., target)`` answers "can North/South take at least ``target`` of the remaining
+tricks?" fail-soft (the answer is also a bound), and ``_solve`` drives it MTD(f)-style for
+the value and for every legal card. What makes it fast (docs/search.md has the details):
 
-* a transposition table probed at the start of each trick, keyed on the hands *normalised
-  by rank equivalence* (each suit's remaining cards renumbered 0..k-1, so positions that
-  differ only in which low cards were already played share one entry), holding a lower and an
-  upper bound on North/South's tricks; the key is exact, so entries stay valid across deals;
-* one move per run of equivalent cards (cards of one hand with no other live card between);
-* move ordering by simple card-play rules (cash winners, second hand low, win cheaply);
-* quick tricks: the side on lead's sure winners cut the search off before it starts.
+* a partition-search table probed at every trick start: bounds proven for a shape (suit
+  lengths per hand, leader, spades flag) and the holders of the cards the proof relied on,
+  compared by relative rank, so one entry answers many positions and stays valid across deals;
+* rank equivalence: one move per run of equivalent cards, and cards below the lowest rank a
+  searched card's result relied on are skipped;
+* the card that last refuted a similar node is tried before the other moves are generated;
+* sure-trick bounds (cashable winners, top spades) before the table walk.
 
-Masks are int64; buffers are preallocated per depth so the recursion allocates nothing.
+Masks are int64; buffers are preallocated per depth, so the search allocates nothing.
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from spades.search._dd_kernel import _gen, _low
+from spades.search._dd_kernel import _search as _dd_search
 from spades.search._jit import HIGH13, LOW13, NON_SPADES, POP13, njit, popcount, trick_winner
 from spades.search.playout import _run
 
@@ -362,6 +363,58 @@ def _tt_slot(ttk: IntArray, ttv: IntArray, key: IntArray, hsh: int, cards: int) 
     return int(i)
 
 
+# ---------------------------------------------------------------------- move ordering
+
+
+@njit
+def _mid(lo: IntArray, hi: IntArray, tw: int, seat: int, r: int, side: int) -> int:
+    """How good the seat winning this trick is for ``side`` (0: North/South), roughly: the
+    middle of the payoff range that leaves (twice it, negated for East/West)."""
+    x = tw + (1 << (4 * seat))
+    m = lo[x, 0] + hi[x, r - 1]
+    return m if side == 0 else -m
+
+
+@njit
+def _duck_order(
+    hands: IntArray, tc: IntArray, tn: int, leader: int, p: int, tw: int, r: int,
+    lo: IntArray, hi: IntArray, mv: IntArray, sc: IntArray, start: int, n: int,
+) -> None:  # fmt: skip
+    """The trick-taking order of ``_gen`` suits a seat that wants tricks. A seat that would
+    rather someone else won this trick (a Nil bidder; an opponent of a Nil bidder who is
+    winning it) tries its cards the other way round: the highest card that does not win
+    first, then the winners from the lowest (on lead: the lowest cards first)."""
+    side = p & 1
+    me = _mid(lo, hi, tw, p, r, side)
+    if tn == 0:
+        if me >= _mid(lo, hi, tw, p ^ 2, r, side):
+            return
+        for i in range(start, n):
+            sc[i] = mv[i] % 13
+    else:
+        best = tc[0]
+        bi = 0
+        for i in range(1, tn):
+            if _beats(tc[i], best):
+                best = tc[i]
+                bi = i
+        if me >= _mid(lo, hi, tw, (leader + bi) & 3, r, side):
+            return
+        for i in range(start, n):
+            c = mv[i]
+            sc[i] = 100 + c % 13 if _beats(c, best) else 13 - c % 13
+    for i in range(start + 1, n):
+        c = mv[i]
+        k = sc[i]
+        j = i
+        while j > start and sc[j - 1] > k:
+            mv[j] = mv[j - 1]
+            sc[j] = sc[j - 1]
+            j -= 1
+        mv[j] = c
+        sc[j] = k
+
+
 # ---------------------------------------------------------------------- the search
 
 
@@ -386,6 +439,7 @@ def _search(
     scs: IntArray,
     key: IntArray,
     stats: IntArray,
+    ddb: Any,
 ) -> int:
     """The payoff with best play from a position (``tw0``: tricks so far, 4 bits per seat),
     exact inside (alpha0, beta0), a bound outside it (fail-soft). Alpha-beta with an explicit
@@ -472,6 +526,17 @@ def _search(
                     elif ub <= alpha:
                         value = ub
                         mode = EXIT
+                    elif beta == alpha + 1 and r >= 3:
+                        # When "payoff >= beta" means "North/South take k or more of the
+                        # remaining tricks" here, it is the trick solver's question: ask it.
+                        k = 0
+                        while k <= r and lo[tw, k] < beta:
+                            k += 1
+                        if 1 <= k <= r and hi[tw, k - 1] < beta:
+                            g = _dd_search(hands, ftc[d], 0, leader, broken, k, *ddb)
+                            stats[2] += 1
+                            value = lo[tw, g] if g >= k else hi[tw, g]
+                            mode = FINISH
             if mode == NEXT and tn > 0:
                 # Following suit with a single card or run of equivalent cards: one move.
                 ls = ftc[d, 0] // 13
@@ -513,7 +578,24 @@ def _search(
                     fr[d, S_N] = 1
                     fr[d, S_LAZY] = pref + 1
                 else:
-                    fr[d, S_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
+                    n = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
+                    if r >= 2:
+                        _duck_order(
+                            hands,
+                            ftc[d],
+                            tn,
+                            leader,
+                            p,
+                            tw,
+                            r,
+                            lo,
+                            hi,
+                            mvs[d],
+                            scs[d],
+                            1 if pref >= 0 else 0,
+                            n,
+                        )
+                    fr[d, S_N] = n
                     fr[d, S_LAZY] = 0
                 fr[d, S_I] = 0
                 fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
@@ -536,6 +618,11 @@ def _search(
                     fr[d, S_LAZY] - 1,
                     True,
                 )
+                r = popcount(hands[p])
+                if r >= 2:
+                    _duck_order(
+                        hands, ftc[d], tn, leader, p, fr[d, S_TW], r, lo, hi, mvs[d], scs[d], 1, fr[d, S_N]
+                    )
                 fr[d, S_LAZY] = 0
                 i = 1
                 fr[d, S_I] = 1
@@ -633,12 +720,32 @@ def _probe(
     scs: IntArray,
     key: IntArray,
     stats: IntArray,
+    ddb: Any,
 ) -> int:
     """ "Is the payoff at least ``t``?" from the position (``card`` < 0) or after the seat to
     move plays ``card``: a fail-soft answer, >= t a lower bound, < t an upper bound."""
     if card < 0:
         return _search(
-            hands, tc, tn, leader, broken, tw, t - 1, t, lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats
+            hands,
+            tc,
+            tn,
+            leader,
+            broken,
+            tw,
+            t - 1,
+            t,
+            lo,
+            hi,
+            ttk,
+            ttv,
+            kill,
+            fr,
+            ftc,
+            mvs,
+            scs,
+            key,
+            stats,
+            ddb,
         )
     p = (leader + tn) & 3
     hands[p] ^= 1 << card
@@ -657,7 +764,7 @@ def _probe(
         cl = leader
         ctw = tw
     res = _search(
-        hands, child, ctn, cl, nb, ctw, t - 1, t, lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats
+        hands, child, ctn, cl, nb, ctw, t - 1, t, lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats, ddb
     )
     hands[p] ^= 1 << card
     return res
@@ -687,6 +794,7 @@ def _mtd(
     scs: IntArray,
     key: IntArray,
     stats: IntArray,
+    ddb: Any,
 ) -> int:
     """The exact payoff (of the position, or after ``card``), known to be one of the sorted
     values ``vs`` and within [vlo, vhi]: null-window probes at the value next to the last
@@ -711,7 +819,26 @@ def _mtd(
             j = (i0 + i1 + 1) // 2
         t = vs[j]
         g = _probe(
-            hands, tc, tn, leader, broken, tw, card, t, lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats
+            hands,
+            tc,
+            tn,
+            leader,
+            broken,
+            tw,
+            card,
+            t,
+            lo,
+            hi,
+            ttk,
+            ttv,
+            kill,
+            fr,
+            ftc,
+            mvs,
+            scs,
+            key,
+            stats,
+            ddb,
         )
         probes += 1
         stats[1] += 1
@@ -745,6 +872,7 @@ def _score_solve(
     scs: IntArray,
     key: IntArray,
     stats: IntArray,
+    ddb: Any,
 ) -> int:
     """Exact payoff with best play; with ``want_values``, ``values[c]`` for each legal card
     (-1 - INF elsewhere). ``dd_tricks``: North/South's remaining tricks with best play for
@@ -792,7 +920,7 @@ def _score_solve(
         won[3] = w0
         _run(sim, stc, tn, leader, broken, won, 1, 1, np.empty(0, dtype=np.int64))
         guess = payoff[won[0], won[1], won[2], won[3]]
-    bufs = (lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats)
+    bufs = (lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats, ddb)
     v = _mtd(hands, tc, tn, leader, broken, tw, -1, vlo, vhi, guess, vs, *bufs)
     if not want_values:
         return v

@@ -74,7 +74,7 @@ class ScoreSolver:
         self._mvs = np.zeros((54, 16), dtype=np.int64)
         self._scs = np.zeros((54, 16), dtype=np.int64)
         self._key = np.zeros(4, dtype=np.int64)
-        self._stats = np.zeros(4, dtype=np.int64)
+        self._stats = np.zeros(8, dtype=np.int64)
         self._table_id = b""
         self.use_dd = True
         self._dd = Solver(max(10, table_bits - 2))
@@ -123,7 +123,7 @@ class ScoreSolver:
         v = _score_solve(
             h, tc, len(trick), leader, bool(spades_broken), tw, payoff, dd, ddv, values, vals,
             self._lo, self._hi, self._ttk, self._ttv, self._kill,
-            self._fr, self._ftc, self._mvs, self._scs, self._key, self._stats,
+            self._fr, self._ftc, self._mvs, self._scs, self._key, self._stats, self._dd._buffers(),
         )  # fmt: skip
         cv = {c: int(vals[c]) for c in range(52) if vals[c] > -INF - 1} if values else {}
         return ScoreSolution(int(v), cv, int(self._stats[0]))
