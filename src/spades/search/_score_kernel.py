@@ -371,7 +371,7 @@ def _mid(lo: IntArray, hi: IntArray, tw: int, seat: int, r: int, side: int) -> i
     """How good the seat winning this trick is for ``side`` (0: North/South), roughly: the
     middle of the payoff range that leaves (twice it, negated for East/West)."""
     x = tw + (1 << (4 * seat))
-    m = lo[x, 0] + hi[x, r - 1]
+    m = int(lo[x, 0] + hi[x, r - 1])
     return m if side == 0 else -m
 
 
