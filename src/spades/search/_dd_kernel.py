@@ -712,9 +712,9 @@ def _search(
                     if mode != EXIT:
                         lk = _lenkey(hands, leader, broken)
                         fr[d, F_LK] = lk
-                        _relative(hands, rel)
                         slot = _shape_slot(tkey, lk)
                         if tkey[slot, T_KEY] == lk:
+                            _relative(hands, rel)
                             start = tkey[slot, T_START]
                             newest = start + tkey[slot, T_COUNT] - 1
                             # Newest first: a hit moves one place towards the front of the walk.
