@@ -17,8 +17,10 @@ What makes it practical from 13 cards:
   can cash its quick tricks and either side its top spades (``q`` for that side), and a seat
   holding the top spades outright wins one trick with each (its own count, Nil included).
 * A transposition table at trick starts, exact keys (rank-normalised hands, leader, spades
-  flag, tricks per seat) with lower and upper bounds, kept across probes and calls (bounds of
-  one payoff table: the solver empties it when the table changes).
+  flag, and the class of the tricks per seat: counts whose every ending pays the same are
+  one class) with lower and upper bounds, kept across probes and calls (bounds of one payoff
+  table: the solver empties it when the table changes).
+* The root's bounds from the trick solver (``score.py`` passes its figures in).
 * A cut-off card ("killer") cache: the card that last refuted a similar node is tried before
   the other moves are generated; one move per run of equivalent cards (exact: keys are exact).
 """
@@ -30,7 +32,6 @@ from typing import Any
 import numpy as np
 
 from spades.search._dd_kernel import _gen, _low
-from spades.search._dd_kernel import _search as _dd_search
 from spades.search._jit import HIGH13, LOW13, NON_SPADES, POP13, njit, popcount, trick_winner
 from spades.search.playout import _run
 
@@ -65,11 +66,21 @@ EXIT = 3
 # ---------------------------------------------------------------------- payoff ranges
 
 
+CLS = 14
+"""Column of ``lo`` holding the class of ``tw`` (below)."""
+
+
 @njit
 def split_bounds(payoff: IntArray, lo: IntArray, hi: IntArray) -> None:
     """Fill ``lo[tw, q]`` (least payoff over final splits from ``tw`` with North/South taking
     at least ``q`` of the remaining tricks) and ``hi[tw, k]`` (greatest, at most ``k``), for
-    every packed ``tw`` (4 bits per seat) of at most 13 tricks. Unreachable ``q``: +INF."""
+    every packed ``tw`` (4 bits per seat) of at most 13 tricks. Unreachable ``q``: +INF.
+
+    ``lo[tw, CLS]`` is the first ``tw`` (same number of tricks) whose payoffs over every
+    split of the remaining tricks are the same as ``tw``'s: the game from two positions that
+    differ only in those counts is the same game, so the table keys on the class (with Nil
+    bids out of the way, who of a side won a trick stops mattering)."""
+    _tw_classes(payoff, lo)
     mn = np.zeros(14, dtype=np.int64)
     mx = np.zeros(14, dtype=np.int64)
     for n in range(14):
@@ -101,6 +112,52 @@ def split_bounds(payoff: IntArray, lo: IntArray, hi: IntArray) -> None:
                         if k <= r and mx[k] > cur:
                             cur = mx[k]
                         hi[tw, k] = cur
+
+
+@njit
+def _tw_classes(payoff: IntArray, lo: IntArray) -> None:
+    """``lo[tw, CLS]``: see ``split_bounds``."""
+    tws = np.zeros(560, dtype=np.int64)
+    hs = np.zeros(560, dtype=np.int64)
+    for used in range(14):
+        r = 13 - used
+        m = 0
+        for n in range(used + 1):
+            for e in range(used + 1 - n):
+                for s in range(used + 1 - n - e):
+                    w = used - n - e - s
+                    tws[m] = n | (e << 4) | (s << 8) | (w << 12)
+                    h = 0
+                    for a in range(r + 1):
+                        for b in range(r + 1 - a):
+                            for c in range(r + 1 - a - b):
+                                v = payoff[n + a, e + b, s + c, w + r - a - b - c]
+                                h = ((h * 1000003) ^ (v & 0xFFFFFFFF)) & 0x3FFFFFFFFFFFFFFF
+                    hs[m] = h
+                    m += 1
+        for i in range(m):
+            ti = tws[i]
+            lo[ti, CLS] = ti
+            for j in range(i):
+                if hs[j] != hs[i]:
+                    continue
+                tj = tws[j]
+                same = True
+                for a in range(r + 1):
+                    for b in range(r + 1 - a):
+                        for c in range(r + 1 - a - b):
+                            d = r - a - b - c
+                            x = payoff[
+                                (ti & 15) + a, ((ti >> 4) & 15) + b, ((ti >> 8) & 15) + c, (ti >> 12) + d
+                            ]
+                            y = payoff[
+                                (tj & 15) + a, ((tj >> 4) & 15) + b, ((tj >> 8) & 15) + c, (tj >> 12) + d
+                            ]
+                            if x != y:
+                                same = False
+                if same:
+                    lo[ti, CLS] = lo[tj, CLS]
+                    break
 
 
 # ---------------------------------------------------------------------- sure tricks
@@ -363,58 +420,6 @@ def _tt_slot(ttk: IntArray, ttv: IntArray, key: IntArray, hsh: int, cards: int) 
     return int(i)
 
 
-# ---------------------------------------------------------------------- move ordering
-
-
-@njit
-def _mid(lo: IntArray, hi: IntArray, tw: int, seat: int, r: int, side: int) -> int:
-    """How good the seat winning this trick is for ``side`` (0: North/South), roughly: the
-    middle of the payoff range that leaves (twice it, negated for East/West)."""
-    x = tw + (1 << (4 * seat))
-    m = int(lo[x, 0] + hi[x, r - 1])
-    return m if side == 0 else -m
-
-
-@njit
-def _duck_order(
-    hands: IntArray, tc: IntArray, tn: int, leader: int, p: int, tw: int, r: int,
-    lo: IntArray, hi: IntArray, mv: IntArray, sc: IntArray, start: int, n: int,
-) -> None:  # fmt: skip
-    """The trick-taking order of ``_gen`` suits a seat that wants tricks. A seat that would
-    rather someone else won this trick (a Nil bidder; an opponent of a Nil bidder who is
-    winning it) tries its cards the other way round: the highest card that does not win
-    first, then the winners from the lowest (on lead: the lowest cards first)."""
-    side = p & 1
-    me = _mid(lo, hi, tw, p, r, side)
-    if tn == 0:
-        if me >= _mid(lo, hi, tw, p ^ 2, r, side):
-            return
-        for i in range(start, n):
-            sc[i] = mv[i] % 13
-    else:
-        best = tc[0]
-        bi = 0
-        for i in range(1, tn):
-            if _beats(tc[i], best):
-                best = tc[i]
-                bi = i
-        if me >= _mid(lo, hi, tw, (leader + bi) & 3, r, side):
-            return
-        for i in range(start, n):
-            c = mv[i]
-            sc[i] = 100 + c % 13 if _beats(c, best) else 13 - c % 13
-    for i in range(start + 1, n):
-        c = mv[i]
-        k = sc[i]
-        j = i
-        while j > start and sc[j - 1] > k:
-            mv[j] = mv[j - 1]
-            sc[j] = sc[j - 1]
-            j -= 1
-        mv[j] = c
-        sc[j] = k
-
-
 # ---------------------------------------------------------------------- the search
 
 
@@ -439,7 +444,6 @@ def _search(
     scs: IntArray,
     key: IntArray,
     stats: IntArray,
-    ddb: Any,
 ) -> int:
     """The payoff with best play from a position (``tw0``: tricks so far, 4 bits per seat),
     exact inside (alpha0, beta0), a bound outside it (fail-soft). Alpha-beta with an explicit
@@ -489,7 +493,7 @@ def _search(
                     value = lo[tw + (1 << (4 * w)), 0]
                     mode = EXIT
                 else:
-                    hsh = _skey(hands, leader, broken, tw, key)
+                    hsh = _skey(hands, leader, broken, lo[tw, CLS], key)
                     idx = _tt_find(ttk, key, hsh)
                     fr[d, S_IDX] = hsh
                     if idx >= 0:
@@ -526,17 +530,6 @@ def _search(
                     elif ub <= alpha:
                         value = ub
                         mode = EXIT
-                    elif beta == alpha + 1 and r >= 3:
-                        # When "payoff >= beta" means "North/South take k or more of the
-                        # remaining tricks" here, it is the trick solver's question: ask it.
-                        k = 0
-                        while k <= r and lo[tw, k] < beta:
-                            k += 1
-                        if 1 <= k <= r and hi[tw, k - 1] < beta:
-                            g = _dd_search(hands, ftc[d], 0, leader, broken, k, *ddb)
-                            stats[2] += 1
-                            value = lo[tw, g] if g >= k else hi[tw, g]
-                            mode = FINISH
             if mode == NEXT and tn > 0:
                 # Following suit with a single card or run of equivalent cards: one move.
                 ls = ftc[d, 0] // 13
@@ -578,24 +571,7 @@ def _search(
                     fr[d, S_N] = 1
                     fr[d, S_LAZY] = pref + 1
                 else:
-                    n = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
-                    if r >= 2:
-                        _duck_order(
-                            hands,
-                            ftc[d],
-                            tn,
-                            leader,
-                            p,
-                            tw,
-                            r,
-                            lo,
-                            hi,
-                            mvs[d],
-                            scs[d],
-                            1 if pref >= 0 else 0,
-                            n,
-                        )
-                    fr[d, S_N] = n
+                    fr[d, S_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
                     fr[d, S_LAZY] = 0
                 fr[d, S_I] = 0
                 fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
@@ -618,11 +594,6 @@ def _search(
                     fr[d, S_LAZY] - 1,
                     True,
                 )
-                r = popcount(hands[p])
-                if r >= 2:
-                    _duck_order(
-                        hands, ftc[d], tn, leader, p, fr[d, S_TW], r, lo, hi, mvs[d], scs[d], 1, fr[d, S_N]
-                    )
                 fr[d, S_LAZY] = 0
                 i = 1
                 fr[d, S_I] = 1
@@ -657,7 +628,7 @@ def _search(
         if mode == FINISH:  # store bounds
             hsh = fr[d, S_IDX]
             if hsh >= 0:
-                _skey(hands, fr[d, S_LEADER], fr[d, S_BROKEN] != 0, fr[d, S_TW], key)
+                _skey(hands, fr[d, S_LEADER], fr[d, S_BROKEN] != 0, lo[fr[d, S_TW], CLS], key)
                 idx = _tt_slot(ttk, ttv, key, hsh, popcount(hands[0]))
                 if value <= fr[d, S_A0]:
                     if value < ttv[idx, 1]:
@@ -720,7 +691,6 @@ def _probe(
     scs: IntArray,
     key: IntArray,
     stats: IntArray,
-    ddb: Any,
 ) -> int:
     """ "Is the payoff at least ``t``?" from the position (``card`` < 0) or after the seat to
     move plays ``card``: a fail-soft answer, >= t a lower bound, < t an upper bound."""
@@ -745,7 +715,6 @@ def _probe(
             scs,
             key,
             stats,
-            ddb,
         )
     p = (leader + tn) & 3
     hands[p] ^= 1 << card
@@ -764,7 +733,7 @@ def _probe(
         cl = leader
         ctw = tw
     res = _search(
-        hands, child, ctn, cl, nb, ctw, t - 1, t, lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats, ddb
+        hands, child, ctn, cl, nb, ctw, t - 1, t, lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats
     )
     hands[p] ^= 1 << card
     return res
@@ -794,7 +763,6 @@ def _mtd(
     scs: IntArray,
     key: IntArray,
     stats: IntArray,
-    ddb: Any,
 ) -> int:
     """The exact payoff (of the position, or after ``card``), known to be one of the sorted
     values ``vs`` and within [vlo, vhi]: null-window probes at the value next to the last
@@ -838,7 +806,6 @@ def _mtd(
             scs,
             key,
             stats,
-            ddb,
         )
         probes += 1
         stats[1] += 1
@@ -872,7 +839,6 @@ def _score_solve(
     scs: IntArray,
     key: IntArray,
     stats: IntArray,
-    ddb: Any,
 ) -> int:
     """Exact payoff with best play; with ``want_values``, ``values[c]`` for each legal card
     (-1 - INF elsewhere). ``dd_tricks``: North/South's remaining tricks with best play for
@@ -920,7 +886,7 @@ def _score_solve(
         won[3] = w0
         _run(sim, stc, tn, leader, broken, won, 1, 1, np.empty(0, dtype=np.int64))
         guess = payoff[won[0], won[1], won[2], won[3]]
-    bufs = (lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats, ddb)
+    bufs = (lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats)
     v = _mtd(hands, tc, tn, leader, broken, tw, -1, vlo, vhi, guess, vs, *bufs)
     if not want_values:
         return v

@@ -67,7 +67,7 @@ class ScoreSolver:
         self._ttk = np.full((size, 4), -1, dtype=np.int64)
         self._ttv = np.zeros((size, 3), dtype=np.int64)
         self._kill = np.full((1 << 14, 2), -1, dtype=np.int64)
-        self._lo = np.zeros((1 << 16, 14), dtype=np.int64)
+        self._lo = np.zeros((1 << 16, 15), dtype=np.int64)
         self._hi = np.zeros((1 << 16, 14), dtype=np.int64)
         self._fr = np.zeros((54, NS_FIELDS), dtype=np.int64)
         self._ftc = np.zeros((54, 4), dtype=np.int64)
@@ -123,7 +123,7 @@ class ScoreSolver:
         v = _score_solve(
             h, tc, len(trick), leader, bool(spades_broken), tw, payoff, dd, ddv, values, vals,
             self._lo, self._hi, self._ttk, self._ttv, self._kill,
-            self._fr, self._ftc, self._mvs, self._scs, self._key, self._stats, self._dd._buffers(),
+            self._fr, self._ftc, self._mvs, self._scs, self._key, self._stats,
         )  # fmt: skip
         cv = {c: int(vals[c]) for c in range(52) if vals[c] > -INF - 1} if values else {}
         return ScoreSolution(int(v), cv, int(self._stats[0]))
