@@ -40,8 +40,8 @@ def _oracle_lines(max_cards: int) -> list[dict[str, object]]:
     return out
 
 
-def _check_lines(chosen: list[int], lines: list[dict[str, object]]) -> None:
-    solver = Solver()  # one table across deals too: entries must never go stale
+def _check_lines(chosen: list[int], lines: list[dict[str, object]], solver: Solver | None = None) -> None:
+    solver = solver or Solver()  # one table across deals too: entries must never go stale
     for i in chosen:
         d = lines[i]
         hands = [CardSet.parse(h).mask for h in d["hands"]]  # type: ignore[union-attr]
@@ -85,3 +85,12 @@ def test_bad_positions_are_spades_errors(
 
     with pytest.raises(SpadesError, match=message):
         solve(hands, leader, trick)
+
+
+def test_a_small_table_that_fills_up_stays_exact() -> None:
+    """2**9 entries: the pool and the shape table fill up and start afresh many times."""
+    lines = _oracle_lines(10)
+    chosen = [i for i, d in enumerate(lines) if len(d["hands"][0].split()) >= 9][:40]  # type: ignore[index]
+    solver = Solver(table_bits=9)
+    _check_lines(chosen, lines, solver)
+    assert solver._tuse[0] <= solver._epat.shape[0]
