@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -29,7 +30,7 @@ def test_solver_matches_reference_on_engine_positions(seed: int, left: int) -> N
     assert set(sol.card_values) == set(CardSet(game.legal_play_mask()))
 
 
-def _oracle_lines(max_cards: int) -> list[dict[str, object]]:
+def _oracle_lines(max_cards: int) -> list[dict[str, Any]]:
     if not ORACLE.exists():
         pytest.skip("oracle data not present")
     out = []
@@ -40,13 +41,13 @@ def _oracle_lines(max_cards: int) -> list[dict[str, object]]:
     return out
 
 
-def _check_lines(chosen: list[int], lines: list[dict[str, object]], solver: Solver | None = None) -> None:
+def _check_lines(chosen: list[int], lines: list[dict[str, Any]], solver: Solver | None = None) -> None:
     solver = solver or Solver()  # one table across deals too: entries must never go stale
     for i in chosen:
         d = lines[i]
-        hands = [CardSet.parse(h).mask for h in d["hands"]]  # type: ignore[union-attr]
-        sol = solver.solve(hands, d["leader"], (), bool(d["spades_broken"]))  # type: ignore[arg-type]
-        expected = {parse_card(k): v for k, v in d["card_values"].items()}  # type: ignore[union-attr]
+        hands = [CardSet.parse(h).mask for h in d["hands"]]
+        sol = solver.solve(hands, d["leader"], (), bool(d["spades_broken"]))
+        expected = {parse_card(k): v for k, v in d["card_values"].items()}
         assert (sol.ns_tricks, sol.card_values) == (d["ns_tricks"], expected), f"oracle line {i}"
 
 
@@ -54,7 +55,7 @@ def test_solver_agrees_with_dds_on_every_line_up_to_12_cards() -> None:
     """All 1,421 lines of 1 to 12 cards, every card's value included (among them 654, 1666 and
     79, which once caught merged equivalent cards making the partition table unsound)."""
     lines = _oracle_lines(13)
-    chosen = [i for i, d in enumerate(lines) if len(d["hands"][0].split()) <= 12]  # type: ignore[index]
+    chosen = [i for i, d in enumerate(lines) if len(d["hands"][0].split()) <= 12]
     assert len(chosen) == 1421
     _check_lines(chosen, lines)
 
@@ -63,7 +64,7 @@ def test_solver_agrees_with_dds_on_13_card_lines() -> None:
     """A fixed sample of the 579 full deals (every one is checked by ``spades solve`` runs
     recorded in docs/search.md; the whole set takes minutes)."""
     lines = _oracle_lines(13)
-    full = [i for i, d in enumerate(lines) if len(d["hands"][0].split()) == 13]  # type: ignore[index]
+    full = [i for i, d in enumerate(lines) if len(d["hands"][0].split()) == 13]
     assert len(full) == 579
     _check_lines(full[::8], lines)
 
@@ -90,7 +91,7 @@ def test_bad_positions_are_spades_errors(
 def test_a_small_table_that_fills_up_stays_exact() -> None:
     """2**9 entries: the pool and the shape table fill up and start afresh many times."""
     lines = _oracle_lines(10)
-    chosen = [i for i, d in enumerate(lines) if len(d["hands"][0].split()) >= 9][:40]  # type: ignore[index]
+    chosen = [i for i, d in enumerate(lines) if len(d["hands"][0].split()) >= 9][:40]
     solver = Solver(table_bits=9)
     _check_lines(chosen, lines, solver)
     assert solver._tuse[0] <= solver._epat.shape[0]
