@@ -312,7 +312,8 @@ def _killer_key(hands: IntArray, tc: IntArray, tn: int, leader: int, p: int, tar
         par = 0
         for s in range(4):
             par |= (POP13[_field(ph, s)] & 1) << s
-        return hands[p] ^ (par << 52) ^ (target << 56) ^ (p << 60)
+        lead_key: int = hands[p] ^ (par << 52) ^ (target << 56) ^ (p << 60)
+        return lead_key
     best = tc[0]
     for i in range(1, tn):
         if _beats(tc[i], best):
@@ -322,8 +323,11 @@ def _killer_key(hands: IntArray, tc: IntArray, tn: int, leader: int, p: int, tar
         live = hands[0] | hands[1] | hands[2] | hands[3]
         for i in range(tn):
             live |= 1 << tc[i]
-        return ((live >> (13 * ls)) & 0x1FFF) ^ (best << 13) ^ (leader << 19) ^ (ls << 21) ^ (1 << 62)
-    return hands[p] ^ (best << 52) ^ ((target & 15) << 58) ^ (1 << 62) ^ (1 << 57)
+        suit_left = (live >> (13 * ls)) & 0x1FFF
+        follow_key: int = suit_left ^ (best << 13) ^ (leader << 19) ^ (ls << 21) ^ (1 << 62)
+        return follow_key
+    other_key: int = hands[p] ^ (best << 52) ^ ((target & 15) << 58) ^ (1 << 62) ^ (1 << 57)
+    return other_key
 
 
 # ---------------------------------------------------------------------- transposition table
@@ -407,7 +411,8 @@ COMP7, COMP6 = _compress_tables()
 def _compress(x: int, m: int) -> int:
     lo = COMP7[((m & 0x7F) << 7) | (x & 0x7F)]
     hi = COMP6[((m >> 7) << 6) | (x >> 7)]
-    return lo | (hi << POP13[m & 0x7F])
+    out: int = lo | (hi << POP13[m & 0x7F])
+    return out
 
 
 @njit
@@ -440,7 +445,7 @@ def _hash(k: int) -> int:
 def _shape_slot(tkey: IntArray, lk: int) -> int:
     """The slot of shape ``lk`` in the shape table, or of the empty slot where it would go."""
     mask = tkey.shape[0] - 1
-    i = _hash(lk) & mask
+    i: int = _hash(lk) & mask
     while tkey[i, T_KEY] != lk and tkey[i, T_KEY] != -1:
         i = (i + 1) & mask
     return i
@@ -449,7 +454,8 @@ def _shape_slot(tkey: IntArray, lk: int) -> int:
 @njit
 def _matches(epat: IntArray, e: int, rel: IntArray) -> bool:
     m = epat[e, E_MASK]
-    return (rel[0] & m) == epat[e, 0] and (rel[1] & m) == epat[e, 1] and (rel[2] & m) == epat[e, 2]
+    ok: bool = (rel[0] & m) == epat[e, 0] and (rel[1] & m) == epat[e, 1] and (rel[2] & m) == epat[e, 2]
+    return ok
 
 
 @njit
