@@ -66,7 +66,7 @@ class ScoreSolver:
         size = 1 << table_bits
         self._ttk = np.full((size, 4), -1, dtype=np.int64)
         self._ttv = np.zeros((size, 3), dtype=np.int64)
-        self._kill = np.full((1 << 14, 2), -1, dtype=np.int64)
+        self._kill = np.full((1 << 18, 2), -1, dtype=np.int64)
         self._lo = np.zeros((1 << 16, 15), dtype=np.int64)
         self._hi = np.zeros((1 << 16, 14), dtype=np.int64)
         self._fr = np.zeros((54, NS_FIELDS), dtype=np.int64)
