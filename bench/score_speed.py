@@ -10,14 +10,16 @@ no tricks won yet) and each bid set below, from a cold table (``clear()`` first)
 
 Bid sets (North, East, South, West; totals 0-0, so no one is near the game's end):
 
-* ``3-4-3-3``: plain contracts, no bags yet (the payoff grows with North/South's tricks, so
-  the trick solver's figure decides it);
-* ``3-4-3-3 bags 8/3``: the same with North/South on 8 bags (two overtricks cost 100);
-* ``nil 0-4-4-3``: North bids Nil (the payoff depends on North's tricks alone, not the side's).
+* ``plain``: 3-4-3-3, no bags yet (the payoff grows with North/South's tricks, so the trick
+  solver's figure decides it);
+* ``bags``: 3-4-3-3 with North/South on 8 bags and East/West on 3 (two overtricks cost 100);
+* ``nil``: 0-4-4-3, North bids Nil (the payoff depends on North's own tricks, not the side's).
 
 Figures: median and p90 ms per deal, per bid set. Target: score median <= 300 ms, p90 <= 2 s.
 
-    python bench/score_speed.py [--limit N] [--cards] [--json]    # N 13-card deals (default 12)
+    python bench/score_speed.py [--limit N] [--sets plain,bags,nil] [--cards] [--json]
+
+``--limit``: 13-card deals (default 12); ``--sets``: which bid sets (default all).
 """
 
 from __future__ import annotations
@@ -37,9 +39,9 @@ from spades.search import ScoreSolver, Solver, payoff_table, warm_up
 ORACLE = Path("/work/shared/data/dd_oracle.jsonl")
 
 BID_SETS: dict[str, tuple[list[SeatBid], tuple[int, int]]] = {
-    "3-4-3-3": ([SeatBid(3), SeatBid(4), SeatBid(3), SeatBid(3)], (0, 0)),
-    "3-4-3-3 bags 8/3": ([SeatBid(3), SeatBid(4), SeatBid(3), SeatBid(3)], (8, 3)),
-    "nil 0-4-4-3": ([SeatBid(0), SeatBid(4), SeatBid(4), SeatBid(3)], (0, 0)),
+    "plain": ([SeatBid(3), SeatBid(4), SeatBid(3), SeatBid(3)], (0, 0)),
+    "bags": ([SeatBid(3), SeatBid(4), SeatBid(3), SeatBid(3)], (8, 3)),
+    "nil": ([SeatBid(0), SeatBid(4), SeatBid(4), SeatBid(3)], (0, 0)),
 }
 
 
@@ -52,8 +54,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Score-mode ms per 13-card deal, next to double dummy.")
     parser.add_argument("--limit", type=int, default=12, help="13-card oracle deals to use (default 12)")
     parser.add_argument("--cards", action="store_true", help="also time every card's payoff")
+    parser.add_argument("--sets", default=",".join(BID_SETS), help="bid sets, comma-separated")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
+    sets = [x for x in args.sets.split(",") if x]
+    for x in sets:
+        if x not in BID_SETS:
+            parser.error(f"unknown bid set {x!r} (known: {', '.join(BID_SETS)})")
     lines = [json.loads(x) for x in ORACLE.read_text().splitlines()]
     lines = [d for d in lines if len(d["hands"][0].split()) == 13][: args.limit]
     deals = [([CardSet.parse(h).mask for h in d["hands"]], int(d["leader"])) for d in lines]
@@ -67,7 +74,8 @@ def main(argv: list[str] | None = None) -> None:
         dd_ms.append((time.perf_counter() - t) * 1000)
     result: dict[str, Any] = {"positions": len(deals), "dd": _stats(dd_ms)}
     solver = ScoreSolver()
-    for name, (bids, bags) in BID_SETS.items():
+    for name in sets:
+        bids, bags = BID_SETS[name]
         table = payoff_table(Rules(), bids, (0, 0), bags)
         ms: list[float] = []
         ms_cards: list[float] = []
@@ -90,7 +98,7 @@ def main(argv: list[str] | None = None) -> None:
     ref = result["dd"]
     print(f"{len(deals)} deals of 13 cards, cold tables; ms per deal (median / p90)")
     print(f"{'trick solver (reference)':<28} {ref['median']:9.1f} / {ref['p90']:9.1f}")
-    for name in BID_SETS:
+    for name in sets:
         r = result[name]["score"]
         ratio = r["median"] / ref["median"]
         line = f"{'score ' + name:<28} {r['median']:9.1f} / {r['p90']:9.1f}   {ratio:6.1f}x"
