@@ -60,7 +60,9 @@ class ScoreSolver:
 
     Its transposition table (exact keys, tricks won per seat included) holds bounds on the
     payoffs of one table, so solving with a different payoff table empties it first; keep one
-    solver per bid set (e.g. one per hand being played) to reuse it across positions."""
+    solver per bid set (e.g. one per hand being played) to reuse it across positions.
+    ``use_dd`` (default true): bound the payoff by the trick solver's figures first (set it
+    false only to test the search alone)."""
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
         size = 1 << table_bits
