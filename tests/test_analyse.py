@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -70,3 +71,34 @@ def test_bad_record_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["analyse", str(path)]) == 1
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def _one_hand_with_bids(seed: int, bid: int) -> Game:
+    """A random hand in which every seat bids ``bid`` (score mode is slow while a Nil lives)."""
+    rng = random.Random(seed)
+    game = Game(seed=seed)
+    while game.hand_number < 2 and not game.is_over:
+        codes = game.legal_codes()
+        want = 104 + bid
+        game.apply_code(want if want in codes else rng.choice([c for c in codes if not 104 <= c <= 118]))
+    return game
+
+
+def test_score_mode_chains_to_the_hand_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """By the hand's score: each figure is what the next player's best gives (seen from the
+    other side, negated), and the last card's figure is the score sheet's difference."""
+    game = _one_hand_with_bids(11, 3)
+    path = tmp_path / "game.json"
+    record.save(path, game)
+    assert main(["analyse", str(path), "--json", "--score"]) == 0
+    hand = json.loads(capsys.readouterr().out)["hands"][0]
+    assert hand["unit"] == "points"
+    plays = hand["plays"]
+    for p, nxt in itertools.pairwise(plays):
+        assert p["value"] <= p["best"]
+        mine = nxt["best"] if nxt["seat"] % 2 == p["seat"] % 2 else -nxt["best"]
+        assert mine == p["value"]
+    points = game.scores[0].points
+    last = plays[-1]
+    side = last["seat"] % 2
+    assert last["value"] == points[side] - points[1 - side]
