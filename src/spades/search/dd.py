@@ -19,8 +19,9 @@ from spades.cards import card_text
 from spades.search._dd_kernel import NF, _solve
 from spades.search.positions import InvalidPosition
 
-DEFAULT_TABLE_BITS = 21
-"""2**21 table entries (about 60 MB); when they run out the table starts afresh."""
+DEFAULT_TABLE_BITS = 20
+"""2**20 table entries and 2**18 shapes (about 50 MB); when they run out the table starts afresh.
+A 13-card deal with every card's value uses a few hundred thousand."""
 
 
 @dataclass(frozen=True, slots=True)
