@@ -19,9 +19,10 @@ from spades.cards import card_text
 from spades.search._dd_kernel import NF, _solve
 from spades.search.positions import InvalidPosition
 
-DEFAULT_TABLE_BITS = 20
-"""2**20 table entries and 2**18 shapes (about 50 MB); when they run out the table starts afresh.
-A 13-card deal with every card's value uses a few hundred thousand."""
+DEFAULT_TABLE_BITS = 21
+"""2**21 table entries and 2**19 shapes (about 100 MB): a hard 13-card deal with every card's
+value fills up to a million (a shape's block doubles as it grows); when they run out the
+table starts afresh, which is sound but slower."""
 
 
 @dataclass(frozen=True, slots=True)
