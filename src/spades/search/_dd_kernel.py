@@ -22,22 +22,12 @@ from typing import Any
 import numpy as np
 
 from spades.search._jit import HIGH13, LOW13, NON_SPADES, POP13, njit, popcount, trick_winner
+from spades.search._jit import beats as _beats
+from spades.search._jit import field as _field
 from spades.search.playout import _run
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 ByteArray = np.ndarray[Any, np.dtype[np.int8]]
-
-
-@njit
-def _field(h: int, s: int) -> int:
-    return (h >> (13 * s)) & 0x1FFF
-
-
-@njit
-def _beats(card: int, best: int) -> bool:
-    s = card // 13
-    bs = best // 13
-    return (s == bs and card > best) or (s == 0 and bs != 0)
 
 
 @njit
@@ -289,6 +279,16 @@ def _side_top_trumps(hands: IntArray, side: int) -> tuple[int, int]:
         floor = r
         u ^= 1 << r
     return k, floor
+
+
+@njit
+def _hint_is_legal(hands: IntArray, tc: IntArray, tn: int, broken: bool, p: int, card: int) -> bool:
+    """Whether a remembered card (a hint from a similar node) may be played here."""
+    if card < 0 or not (hands[p] >> card) & 1:
+        return False
+    if tn == 0:
+        return broken or card >= 13 or (hands[p] & NON_SPADES) == 0
+    return card // 13 == tc[0] // 13 or _field(hands[p], tc[0] // 13) == 0
 
 
 @njit
@@ -783,13 +783,7 @@ def _search(
                     ks = _hash(kk) & (kill.shape[0] - 1)
                     if kill[ks, 0] == kk:
                         pref = kill[ks, 1]
-                lazy = False
-                if pref >= 0 and (hands[p] >> pref) & 1:
-                    if tn == 0:
-                        lazy = broken or pref >= 13 or (hands[p] & NON_SPADES) == 0
-                    else:
-                        lazy = pref // 13 == ftc[d, 0] // 13 or _field(hands[p], ftc[d, 0] // 13) == 0
-                if lazy:
+                if _hint_is_legal(hands, ftc[d], tn, broken, p, pref):
                     # Try the remembered card before generating the rest: when it cuts, the
                     # ordering of the others is never needed.
                     mvs[d, 0] = pref

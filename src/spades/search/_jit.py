@@ -69,6 +69,22 @@ def nth_bit(x: int, k: int) -> int:
 
 
 @njit
+def field(h: int, s: int) -> int:
+    """Suit ``s``'s 13-bit field of a card mask (bit ``r`` = rank ``r``)."""
+    f: int = (h >> (13 * s)) & 0x1FFF
+    return f
+
+
+@njit
+def beats(card: int, best: int) -> bool:
+    """Whether ``card`` beats ``best`` (the trick's best so far): higher in its suit, or a spade
+    on another suit."""
+    s = card // 13
+    bs = best // 13
+    return (s == bs and card > best) or (s == 0 and bs != 0)
+
+
+@njit
 def trick_winner(c0: int, c1: int, c2: int, c3: int) -> int:
     """Offset (0..3) from the leader of the card that wins a full trick."""
     best = c0

@@ -31,8 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from spades.search._dd_kernel import _gen, _low
-from spades.search._jit import HIGH13, LOW13, NON_SPADES, POP13, njit, popcount, trick_winner
+from spades.search._dd_kernel import _gen, _hint_is_legal, _low, _quick_with_entry, _side_top_trumps
+from spades.search._jit import HIGH13, LOW13, POP13, njit, popcount, trick_winner
+from spades.search._jit import beats as _beats
+from spades.search._jit import field as _field
 from spades.search.playout import _run
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
@@ -164,118 +166,6 @@ def _tw_classes(payoff: IntArray, lo: IntArray) -> None:
 # Copies of the trick solver's quick-trick counts (``_dd_kernel``), without the floors its
 # partition search needs: each is a strategy by which one side takes at least that many of
 # the remaining tricks, which is all score mode uses them for.
-
-
-@njit
-def _field(h: int, s: int) -> int:
-    return (h >> (13 * s)) & 0x1FFF
-
-
-@njit
-def _beats(card: int, best: int) -> bool:
-    s = card // 13
-    bs = best // 13
-    return (s == bs and card > best) or (s == 0 and bs != 0)
-
-
-@njit
-def _quick_tricks(hands: IntArray, leader: int, broken: bool) -> int:
-    """Tricks the leader's side can take by the leader cashing top cards, suit by suit (a side
-    suit no more often than an opponent who could ruff can follow; a suit partner might have to
-    overtake gives one trick at most)."""
-    h = hands[leader]
-    o1 = hands[(leader + 1) & 3]
-    o3 = hands[(leader + 3) & 3]
-    pa = hands[leader ^ 2]
-    trumps1 = (o1 & 0x1FFF) != 0
-    trumps3 = (o3 & 0x1FFF) != 0
-    partner_only_spades = (pa & NON_SPADES) == 0 and pa != 0
-    q = 0
-    risky = False
-    for s in range(4):
-        f = _field(h, s)
-        if f == 0:
-            continue
-        if s == 0 and not broken and (h & NON_SPADES) != 0:
-            continue
-        a = _field(o1, s)
-        b = _field(o3, s)
-        ho = HIGH13[a | b]
-        wins = f >> (ho + 1)
-        w = POP13[wins]
-        if w == 0:
-            continue
-        if s != 0:
-            if trumps1 and POP13[a] < w:
-                w = POP13[a]
-            if trumps3 and POP13[b] < w:
-                w = POP13[b]
-            if w == 0:
-                continue
-        pf = _field(pa, s)
-        lowest_win = LOW13[wins] + ho + 1
-        if (pf >> lowest_win) != 0 or (s != 0 and pf == 0 and partner_only_spades):
-            risky = True
-        else:
-            q += w
-            if s == 0 and w >= POP13[a] and w >= POP13[b]:
-                trumps1 = False
-                trumps3 = False
-    if risky:
-        q += 1
-    return q
-
-
-@njit
-def _quick_with_entry(hands: IntArray, leader: int, broken: bool) -> int:
-    """The better of the leader cashing his own top cards and, when he can reach partner with
-    a lead partner wins for sure, partner cashing his."""
-    q = _quick_tricks(hands, leader, broken)
-    pa = leader ^ 2
-    h = hands[leader]
-    ph = hands[pa]
-    o1 = hands[(leader + 1) & 3]
-    o3 = hands[(leader + 3) & 3]
-    for s in range(4):
-        f = _field(h, s)
-        pf = _field(ph, s)
-        if f == 0 or pf == 0:
-            continue
-        if s == 0 and not broken and (h & NON_SPADES) != 0:
-            continue
-        a = _field(o1, s)
-        b = _field(o3, s)
-        top = HIGH13[pf]
-        if top < HIGH13[a | b] or top < HIGH13[f]:
-            continue
-        if s != 0 and ((a == 0 and (o1 & 0x1FFF) != 0) or (b == 0 and (o3 & 0x1FFF) != 0)):
-            continue
-        qp = _quick_tricks(hands, pa, broken)
-        if qp < 1:
-            qp = 1
-        if qp > q:
-            q = qp
-        break
-    return q
-
-
-@njit
-def _side_top_trumps(hands: IntArray, side: int) -> int:
-    """The top spades held by ``side``'s two hands, down to the first one an opponent holds,
-    as many as its longer spade holding: tricks that side can take whoever leads."""
-    a = hands[side] & 0x1FFF
-    b = hands[side ^ 2] & 0x1FFF
-    u = (hands[0] | hands[1] | hands[2] | hands[3]) & 0x1FFF
-    cap = max(POP13[a], POP13[b])
-    k = 0
-    mine = a | b
-    while u and k < cap:
-        r = HIGH13[u]
-        if not (mine >> r) & 1:
-            break
-        k += 1
-        u ^= 1 << r
-    return k
 
 
 @njit
@@ -511,17 +401,17 @@ def _search(
                             if hi[tx, r - m] < ub:
                                 ub = hi[tx, r - m]
                     if lb < beta and ub > alpha and lb != ub:
-                        q = min(_quick_with_entry(hands, leader, broken), r)
+                        q = min(_quick_with_entry(hands, leader, broken, key[4:8], key[8:16]), r)
                         if (leader & 1) == 0:
                             if lo[tw, q] > lb:
                                 lb = lo[tw, q]
                         elif hi[tw, r - q] < ub:
                             ub = hi[tw, r - q]
                     if lb < beta and ub > alpha and lb != ub:
-                        k = _side_top_trumps(hands, 0)
+                        k, _ = _side_top_trumps(hands, 0)
                         if lo[tw, k] > lb:
                             lb = lo[tw, k]
-                        k = _side_top_trumps(hands, 1)
+                        k, _ = _side_top_trumps(hands, 1)
                         if hi[tw, r - k] < ub:
                             ub = hi[tw, r - k]
                     if lb >= beta or lb == ub:
@@ -558,13 +448,7 @@ def _search(
                 ks = _hash(kk) & (kill.shape[0] - 1)
                 if kill[ks, 0] == kk:
                     pref = kill[ks, 1]
-                lazy = False
-                if pref >= 0 and (hands[p] >> pref) & 1:
-                    if tn == 0:
-                        lazy = broken or pref >= 13 or (hands[p] & NON_SPADES) == 0
-                    else:
-                        lazy = pref // 13 == ftc[d, 0] // 13 or _field(hands[p], ftc[d, 0] // 13) == 0
-                if lazy:
+                if _hint_is_legal(hands, ftc[d], tn, broken, p, pref):
                     # Try the remembered card before generating the rest: when it cuts, the
                     # ordering of the others is never needed.
                     mvs[d, 0] = pref

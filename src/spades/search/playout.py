@@ -18,6 +18,7 @@ from typing import Any, Final
 import numpy as np
 
 from spades.search._jit import HIGH13, lowest_bit, njit, nth_bit, popcount, trick_winner
+from spades.search._jit import beats as _beats
 from spades.search.positions import InvalidPosition
 
 POLICY_RANDOM: Final = 0
@@ -50,14 +51,6 @@ def _next(x: int) -> int:
     x ^= x >> 17
     x ^= (x << 5) & 0xFFFFFFFF
     return x
-
-
-@njit
-def _beats(card: int, best: int) -> bool:
-    """Does ``card`` beat ``best``, the card now winning a trick (led suit or a spade)?"""
-    s = card // 13
-    bs = best // 13
-    return (s == bs and card > best) or (s == 0 and bs != 0)
 
 
 @njit
