@@ -282,6 +282,25 @@ def _side_top_trumps(hands: IntArray, side: int) -> tuple[int, int]:
 
 
 @njit
+def _single_run(hands: IntArray, tc: IntArray, tn: int, p: int) -> int:
+    """When seat ``p`` follows suit with a single card or run of equivalent cards (no live or
+    played card between them), its lowest card, the one move worth searching; else -1."""
+    ls = tc[0] // 13
+    f = _field(hands[p], ls)
+    if f == 0:
+        return -1
+    lo_r = LOW13[f]
+    o = _field(hands[0] | hands[1] | hands[2] | hands[3], ls) & ~f
+    for j in range(tn):
+        if tc[j] // 13 == ls:
+            o |= 1 << (tc[j] - 13 * ls)
+    if (o >> lo_r) & ((1 << (HIGH13[f] - lo_r)) - 1) != 0:
+        return -1
+    card: int = 13 * ls + lo_r
+    return card
+
+
+@njit
 def _hint_is_legal(hands: IntArray, tc: IntArray, tn: int, broken: bool, p: int, card: int) -> bool:
     """Whether a remembered card (a hint from a similar node) may be played here."""
     if card < 0 or not (hands[p] >> card) & 1:
@@ -754,7 +773,7 @@ def _search(
                                     break
             if mode == NEXT and tn > 0:
                 # Following suit with a single card or run of equivalent cards: one move, no
-                # ordering needed.
+                # ordering needed (``_single_run`` inline: the call cost 5% of the search).
                 p = (leader + tn) & 3
                 ls = ftc[d, 0] // 13
                 f = _field(hands[p], ls)

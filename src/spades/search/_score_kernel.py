@@ -31,8 +31,15 @@ from typing import Any
 
 import numpy as np
 
-from spades.search._dd_kernel import _gen, _hint_is_legal, _low, _quick_with_entry, _side_top_trumps
-from spades.search._jit import HIGH13, LOW13, POP13, njit, popcount, trick_winner
+from spades.search._dd_kernel import (
+    _gen,
+    _hint_is_legal,
+    _low,
+    _quick_with_entry,
+    _side_top_trumps,
+    _single_run,
+)
+from spades.search._jit import HIGH13, POP13, njit, popcount, trick_winner
 from spades.search._jit import beats as _beats
 from spades.search._jit import field as _field
 from spades.search.playout import _run
@@ -422,23 +429,15 @@ def _search(
                         mode = EXIT
             if mode == NEXT and tn > 0:
                 # Following suit with a single card or run of equivalent cards: one move.
-                ls = ftc[d, 0] // 13
-                f = _field(hands[p], ls)
-                if f != 0:
-                    lo_r = LOW13[f]
-                    hi_r = HIGH13[f]
-                    o = _field(hands[0] | hands[1] | hands[2] | hands[3], ls) & ~f
-                    for j in range(tn):
-                        if ftc[d, j] // 13 == ls:
-                            o |= 1 << (ftc[d, j] - 13 * ls)
-                    if (o >> lo_r) & ((1 << (hi_r - lo_r)) - 1) == 0:
-                        mvs[d, 0] = 13 * ls + lo_r
-                        fr[d, S_N] = 1
-                        fr[d, S_I] = 0
-                        fr[d, S_KEY] = -1
-                        fr[d, S_LAZY] = 0
-                        fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
-                        mode = NEXT + 100
+                one = _single_run(hands, ftc[d], tn, p)
+                if one >= 0:
+                    mvs[d, 0] = one
+                    fr[d, S_N] = 1
+                    fr[d, S_I] = 0
+                    fr[d, S_KEY] = -1
+                    fr[d, S_LAZY] = 0
+                    fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
+                    mode = NEXT + 100
             if mode == NEXT + 100:
                 mode = NEXT
             elif mode == NEXT:
