@@ -102,3 +102,20 @@ def test_score_mode_chains_to_the_hand_score(tmp_path: Path, capsys: pytest.Capt
     last = plays[-1]
     side = last["seat"] % 2
     assert last["value"] == points[side] - points[1 - side]
+
+
+def test_progress_counts_every_card_and_leaves_stdout_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spades.search.analysis import analyse_game
+
+    game = _one_hand_record(5)
+    seen: list[int] = []
+    analyse_game(game, on_play=lambda: seen.append(1))
+    assert len(seen) == sum(len(log.plays) for log in game.logs) == 52
+    path = tmp_path / "game.json"
+    record.save(path, game)
+    assert main(["analyse", str(path), "--json", "--no-progress"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["analyse", str(path), "--json", "--progress"]) == 0
+    assert capsys.readouterr().out == plain

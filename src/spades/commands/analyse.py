@@ -47,14 +47,32 @@ def describe(hands: list[HandAnalysis], players: tuple[str, ...]) -> str:
     is_flag=True,
     help="Value cards by the hand's Spades score (bids, Nil, bags) rather than by tricks.",
 )
-def command(file: str, as_json: bool, score: bool) -> None:
+@click.option("--progress/--no-progress", default=None, help="Show a progress bar (default: on a terminal).")
+def command(file: str, as_json: bool, score: bool, progress: bool | None) -> None:
     """Show, for every card played in a record, its double-dummy value and the best card's.
 
     A card's value is the number of tricks the player's side ends the hand with if everyone
     plays perfectly (all hands open) after it; with --score, the side's hand points minus the
     opponents' for the bids made and the score before the hand."""
     rep = record.loads(sys.stdin.read()) if file == "-" else record.load(file)
-    result = analyse_game(rep.game, score=score)
+    show = sys.stderr.isatty() if progress is None else progress
+    if show:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        total = sum(len(log.plays) for log in rep.game.logs)
+        with Progress(
+            TextColumn("[bold]analysing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as bar:
+            tid = bar.add_task("cards", total=total)
+            result = analyse_game(rep.game, score=score, on_play=lambda: bar.advance(tid))
+    else:
+        result = analyse_game(rep.game, score=score)
     if as_json:
         click.echo(json.dumps({"hands": [h.to_json() for h in result]}))
     else:

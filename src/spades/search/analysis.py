@@ -12,6 +12,7 @@ covered Nil, a set contract and the bag penalty, which is what a Spades player w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from spades.cards import card_text
@@ -78,6 +79,7 @@ def analyse_log(
     number: int = 1,
     stakes: HandStakes | None = None,
     score_solver: ScoreSolver | None = None,
+    on_play: Callable[[], None] | None = None,
 ) -> HandAnalysis:
     """Analyse the cards played in one hand's log (dealt hands, exchanges, plays); with
     ``stakes``, by the hand's score rather than by tricks."""
@@ -125,6 +127,8 @@ def analyse_log(
                 tuple(sorted((c for c, v in values.items() if v == best), reverse=True)),
             )
         )
+        if on_play is not None:
+            on_play()
         hands[seat] &= ~(1 << card)
         if card < 13 and (not trick or trick[0] >= 13):
             broken = True
@@ -137,9 +141,16 @@ def analyse_log(
     return HandAnalysis(number, tuple(out), "points" if stakes is not None else "tricks")
 
 
-def analyse_game(game: Game, solver: Solver | None = None, *, score: bool = False) -> list[HandAnalysis]:
+def analyse_game(
+    game: Game,
+    solver: Solver | None = None,
+    *,
+    score: bool = False,
+    on_play: Callable[[], None] | None = None,
+) -> list[HandAnalysis]:
     """Analyse every hand of a (replayed) game that reached the play; with ``score``, by each
-    hand's Spades score given its bids and the score before it."""
+    hand's Spades score given its bids and the score before it. ``on_play`` is called after
+    each card is analysed (a progress bar: a hand with a live Nil can take minutes by score)."""
     if game.n != 4 or not game.rules.teams:
         raise SpadesError("double-dummy analysis needs a four-player partnership game")
     solver = solver or Solver()
@@ -161,7 +172,7 @@ def analyse_game(game: Game, solver: Solver | None = None, *, score: bool = Fals
                 tuple(before.totals) if before else (0, 0),
                 tuple(before.bags) if before else (0, 0),
             )
-        out.append(analyse_log(log, solver, i + 1, stakes, score_solver))
+        out.append(analyse_log(log, solver, i + 1, stakes, score_solver, on_play))
         if len(log.plays) == 52:
             done += 1
     return out
