@@ -57,19 +57,11 @@ def command(file: str, as_json: bool, score: bool, progress: bool | None) -> Non
     rep = record.loads(sys.stdin.read()) if file == "-" else record.load(file)
     show = sys.stderr.isatty() if progress is None else progress
     if show:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from spades.commands._progress import progress_bar
 
         total = sum(len(log.plays) for log in rep.game.logs)
-        with Progress(
-            TextColumn("[bold]analysing"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        ) as bar:
-            tid = bar.add_task("cards", total=total)
+        with progress_bar() as bar:
+            tid = bar.add_task("analysing", total=total)
             result = analyse_game(rep.game, score=score, on_play=lambda: bar.advance(tid))
     else:
         result = analyse_game(rep.game, score=score)

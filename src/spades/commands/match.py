@@ -147,18 +147,9 @@ def command(
         )
 
     if show:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from spades.commands._progress import progress_bar
 
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=True,
-            auto_refresh=False,  # no refresh thread while worker processes are forked
-        ) as bar:
+        with progress_bar(auto_refresh=False) as bar:  # no refresh thread while workers fork
             tid = bar.add_task(f"{a} vs {b}", total=total)
 
             def tick(_result: object) -> None:

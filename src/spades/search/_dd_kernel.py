@@ -771,46 +771,43 @@ def _search(
                                             epat[e, j] = epat[newest, j]
                                             epat[newest, j] = x
                                     break
-            if mode == NEXT and tn > 0:
-                # Following suit with a single card or run of equivalent cards: one move, no
-                # ordering needed (``_single_run`` inline: the call cost 5% of the search).
+            if mode == NEXT:
                 p = (leader + tn) & 3
-                ls = ftc[d, 0] // 13
-                f = _field(hands[p], ls)
-                if f != 0:
-                    lo_r = LOW13[f]
-                    hi_r = HIGH13[f]
-                    o = _field(hands[0] | hands[1] | hands[2] | hands[3], ls) & ~f
-                    for j in range(tn):
-                        if ftc[d, j] // 13 == ls:
-                            o |= 1 << (ftc[d, j] - 13 * ls)
-                    if (o >> lo_r) & ((1 << (hi_r - lo_r)) - 1) == 0:
-                        mvs[d, 0] = 13 * ls + lo_r
-                        fr[d, F_N] = 1
-                        fr[d, F_I] = 0
-                        fr[d, F_KEY] = -1
-                        fr[d, F_VAL] = -1 if (p & 1) == 0 else 99
-                        fr[d, F_LAZY] = 0
-                        mode = NEXT + 100
-            if mode == NEXT + 100:
-                mode = NEXT
-            elif mode == NEXT:
-                p = (leader + tn) & 3
-                kk = _killer_key(hands, ftc[d], tn, leader, p, target)
-                fr[d, F_KEY] = kk
-                if pref < 0:
-                    ks = _hash(kk) & (kill.shape[0] - 1)
-                    if kill[ks, 0] == kk:
-                        pref = kill[ks, 1]
-                if _hint_is_legal(hands, ftc[d], tn, broken, p, pref):
-                    # Try the remembered card before generating the rest: when it cuts, the
-                    # ordering of the others is never needed.
-                    mvs[d, 0] = pref
+                one = -1
+                if tn > 0:
+                    # Following suit with a single card or run of equivalent cards: one move,
+                    # no ordering needed (``_single_run`` inline: the call cost 5% of the search).
+                    ls = ftc[d, 0] // 13
+                    f = _field(hands[p], ls)
+                    if f != 0:
+                        lo_r = LOW13[f]
+                        o = _field(hands[0] | hands[1] | hands[2] | hands[3], ls) & ~f
+                        for j in range(tn):
+                            if ftc[d, j] // 13 == ls:
+                                o |= 1 << (ftc[d, j] - 13 * ls)
+                        if (o >> lo_r) & ((1 << (HIGH13[f] - lo_r)) - 1) == 0:
+                            one = 13 * ls + lo_r
+                if one >= 0:
+                    mvs[d, 0] = one
                     fr[d, F_N] = 1
-                    fr[d, F_LAZY] = pref + 1
-                else:
-                    fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
+                    fr[d, F_KEY] = -1
                     fr[d, F_LAZY] = 0
+                else:
+                    kk = _killer_key(hands, ftc[d], tn, leader, p, target)
+                    fr[d, F_KEY] = kk
+                    if pref < 0:
+                        ks = _hash(kk) & (kill.shape[0] - 1)
+                        if kill[ks, 0] == kk:
+                            pref = kill[ks, 1]
+                    if _hint_is_legal(hands, ftc[d], tn, broken, p, pref):
+                        # Try the remembered card before generating the rest: when it cuts, the
+                        # ordering of the others is never needed.
+                        mvs[d, 0] = pref
+                        fr[d, F_N] = 1
+                        fr[d, F_LAZY] = pref + 1
+                    else:
+                        fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
+                        fr[d, F_LAZY] = 0
                 fr[d, F_I] = 0
                 fr[d, F_VAL] = -1 if (p & 1) == 0 else 99
         if mode == NEXT:
@@ -949,7 +946,29 @@ def _search(
 
 
 @njit
-def _win_after(
+def _share_run_values(
+    hands: IntArray, tc: IntArray, tn: int, p: int, mv: IntArray, n: int, values: IntArray
+) -> None:
+    """Give each card of seat ``p`` the value of the move ``mv[i]`` whose run it belongs to (the
+    cards above it with no live or played card between): the root searched one card per run."""
+    h = hands[p]
+    allh = hands[0] | hands[1] | hands[2] | hands[3]
+    tmask = 0
+    for i in range(tn):
+        tmask |= 1 << tc[i]
+    others = (allh & ~h) | tmask
+    for i in range(n):
+        c = mv[i]
+        top = 13 * (c // 13) + 13
+        up = c + 1
+        while up < top and not ((others >> up) & 1):
+            if (h >> up) & 1:
+                values[up] = values[c]
+            up += 1
+
+
+@njit
+def _probe(
     hands: IntArray,
     tc: IntArray,
     tn: int,
@@ -970,44 +989,15 @@ def _win_after(
     tmp: IntArray,
     stats: IntArray,
 ) -> int:
-    """``_search`` after the seat to move plays ``card`` (fail-soft, in this position's units)."""
-    p = (leader + tn) & 3
-    hands[p] ^= 1 << card
-    child = np.full(4, -1, dtype=np.int64)
-    for j in range(tn):
-        child[j] = tc[j]
-    child[tn] = card
-    nb = broken or (card < 13 and (tn == 0 or tc[0] >= 13))
-    if tn == 3:
-        w = (leader + trick_winner(tc[0], tc[1], tc[2], card)) & 3
-        won = 1 if (w & 1) == 0 else 0
-        res = won + _search(
+    """``_search`` from the position (``card`` < 0) or after the seat to move plays ``card``
+    (fail-soft, in this position's units)."""
+    if card < 0:
+        return _search(
             hands,
-            child,
-            0,
-            w,
-            nb,
-            target - (1 if (w & 1) == 0 else 0),
-            tkey,
-            epat,
-            tuse,
-            kill,
-            fr,
-            ftc,
-            ffl,
-            mvs,
-            scs,
-            rel,
-            tmp,
-            stats,
-        )
-    else:
-        res = _search(
-            hands,
-            child,
-            tn + 1,
+            tc,
+            tn,
             leader,
-            nb,
+            broken,
             target,
             tkey,
             epat,
@@ -1022,8 +1012,103 @@ def _win_after(
             tmp,
             stats,
         )
+    p = (leader + tn) & 3
+    hands[p] ^= 1 << card
+    child = np.full(4, -1, dtype=np.int64)
+    for j in range(tn):
+        child[j] = tc[j]
+    child[tn] = card
+    nb = broken or (card < 13 and (tn == 0 or tc[0] >= 13))
+    won = 0
+    ctn = tn + 1
+    cl = leader
+    if tn == 3:
+        # The card completes the trick: the child is the next trick's start.
+        cl = (leader + trick_winner(tc[0], tc[1], tc[2], card)) & 3
+        won = 1 if (cl & 1) == 0 else 0
+        ctn = 0
+    res: int = won + _search(
+        hands,
+        child,
+        ctn,
+        cl,
+        nb,
+        target - won,
+        tkey,
+        epat,
+        tuse,
+        kill,
+        fr,
+        ftc,
+        ffl,
+        mvs,
+        scs,
+        rel,
+        tmp,
+        stats,
+    )
     hands[p] ^= 1 << card
     return res
+
+
+@njit
+def _mtd(
+    hands: IntArray,
+    tc: IntArray,
+    tn: int,
+    leader: int,
+    broken: bool,
+    card: int,
+    lo: int,
+    hi: int,
+    g: int,
+    tkey: IntArray,
+    epat: IntArray,
+    tuse: IntArray,
+    kill: IntArray,
+    fr: IntArray,
+    ftc: IntArray,
+    ffl: IntArray,
+    mvs: IntArray,
+    scs: IntArray,
+    rel: IntArray,
+    tmp: IntArray,
+    stats: IntArray,
+) -> tuple[int, int]:
+    """MTD(f) within [lo, hi] from the guess ``g``: null-window probes, each fail-soft answer a
+    bound the next probe starts from. Returns the figure (of the position, or after ``card``)
+    and the lowest rank of ``card``'s suit the probes relied on (13: none, or no card)."""
+    floor = 13
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = _probe(
+            hands,
+            tc,
+            tn,
+            leader,
+            broken,
+            card,
+            beta,
+            tkey,
+            epat,
+            tuse,
+            kill,
+            fr,
+            ftc,
+            ffl,
+            mvs,
+            scs,
+            rel,
+            tmp,
+            stats,
+        )
+        if card >= 0 and ffl[0, card // 13] < floor:
+            floor = ffl[0, card // 13]
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return lo, floor
 
 
 @njit
@@ -1052,42 +1137,13 @@ def _solve(
     that figure after the seat to move plays ``c`` (every legal card; -1 elsewhere)."""
     p = (leader + tn) & 3
     r = popcount(hands[p])
-    # MTD(f): null-window probes from a greedy playout's figure; each fail-soft answer is a
-    # bound, so the next probe starts from it.
+    # The first probe at a greedy playout's figure.
     sim = hands.copy()
     stc = tc.copy()
     tw = np.zeros(4, dtype=np.int64)
     _run(sim, stc, tn, leader, broken, tw, 1, 1, np.empty(0, dtype=np.int64))
-    g = min(max(tw[0] + tw[2], 0), r)
-    lo = 0
-    hi = r
-    while lo < hi:
-        beta = g + 1 if g == lo else g
-        g = _search(
-            hands,
-            tc,
-            tn,
-            leader,
-            broken,
-            beta,
-            tkey,
-            epat,
-            tuse,
-            kill,
-            fr,
-            ftc,
-            ffl,
-            mvs,
-            scs,
-            rel,
-            tmp,
-            stats,
-        )
-        if g < beta:
-            hi = g
-        else:
-            lo = g
-    v = lo
+    bufs = (tkey, epat, tuse, kill, fr, ftc, ffl, mvs, scs, rel, tmp, stats)
+    v, _ = _mtd(hands, tc, tn, leader, broken, -1, 0, r, min(max(tw[0] + tw[2], 0), r), *bufs)
     if not want_values:
         return v
     for c in range(52):
@@ -1115,58 +1171,14 @@ def _solve(
             if n_same > 1 and ws == cs:
                 bf = wc - 13 * ws
         # The best card makes v, so a card's figure is at most v (North/South to move) or at
-        # least v (East/West): MTD(f) from v within those bounds.
-        lo = 0 if ns else v
-        hi = v if ns else r
-        g = v
-        while lo < hi:
-            beta = g + 1 if g == lo else g
-            g = _win_after(
-                hands,
-                tc,
-                tn,
-                leader,
-                broken,
-                c,
-                beta,
-                tkey,
-                epat,
-                tuse,
-                kill,
-                fr,
-                ftc,
-                ffl,
-                mvs,
-                scs,
-                rel,
-                tmp,
-                stats,
-            )
-            if ffl[0, cs] < bf:
-                bf = ffl[0, cs]
-            if g < beta:
-                hi = g
-            else:
-                lo = g
+        # least v (East/West).
+        lo, fl = _mtd(hands, tc, tn, leader, broken, c, 0 if ns else v, v if ns else r, v, *bufs)
+        bf = min(bf, fl)
         values[c] = lo
         if c - 13 * cs < bf and bf > skip_floor[cs]:
             # Neither proof depended on this card's rank: the hand's lower cards of the suit
             # (below the lowest relevant rank) take the same figure.
             skip_floor[cs] = bf
             skip_value[cs] = lo
-    # Equivalent cards (same run, no live card between) share their representative's value.
-    h = hands[p]
-    allh = hands[0] | hands[1] | hands[2] | hands[3]
-    tmask = 0
-    for i in range(tn):
-        tmask |= 1 << tc[i]
-    others = (allh & ~h) | tmask
-    for i in range(n):
-        c = mv[i]
-        top = 13 * (c // 13) + 13
-        up = c + 1
-        while up < top and not ((others >> up) & 1):
-            if (h >> up) & 1:
-                values[up] = values[c]
-            up += 1
+    _share_run_values(hands, tc, tn, p, mv, n, values)
     return v

@@ -36,6 +36,7 @@ from spades.search._dd_kernel import (
     _hint_is_legal,
     _low,
     _quick_with_entry,
+    _share_run_values,
     _side_top_trumps,
     _single_run,
 )
@@ -427,35 +428,30 @@ def _search(
                     elif ub <= alpha:
                         value = ub
                         mode = EXIT
-            if mode == NEXT and tn > 0:
+            if mode == NEXT:
                 # Following suit with a single card or run of equivalent cards: one move.
-                one = _single_run(hands, ftc[d], tn, p)
+                one = _single_run(hands, ftc[d], tn, p) if tn > 0 else -1
                 if one >= 0:
                     mvs[d, 0] = one
                     fr[d, S_N] = 1
-                    fr[d, S_I] = 0
                     fr[d, S_KEY] = -1
                     fr[d, S_LAZY] = 0
-                    fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
-                    mode = NEXT + 100
-            if mode == NEXT + 100:
-                mode = NEXT
-            elif mode == NEXT:
-                kk = _killer_key(hands, ftc[d], tn, leader, p, tw)
-                fr[d, S_KEY] = kk
-                pref = -1
-                ks = _hash(kk) & (kill.shape[0] - 1)
-                if kill[ks, 0] == kk:
-                    pref = kill[ks, 1]
-                if _hint_is_legal(hands, ftc[d], tn, broken, p, pref):
-                    # Try the remembered card before generating the rest: when it cuts, the
-                    # ordering of the others is never needed.
-                    mvs[d, 0] = pref
-                    fr[d, S_N] = 1
-                    fr[d, S_LAZY] = pref + 1
                 else:
-                    fr[d, S_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
-                    fr[d, S_LAZY] = 0
+                    kk = _killer_key(hands, ftc[d], tn, leader, p, tw)
+                    fr[d, S_KEY] = kk
+                    pref = -1
+                    ks = _hash(kk) & (kill.shape[0] - 1)
+                    if kill[ks, 0] == kk:
+                        pref = kill[ks, 1]
+                    if _hint_is_legal(hands, ftc[d], tn, broken, p, pref):
+                        # Try the remembered card before generating the rest: when it cuts, the
+                        # ordering of the others is never needed.
+                        mvs[d, 0] = pref
+                        fr[d, S_N] = 1
+                        fr[d, S_LAZY] = pref + 1
+                    else:
+                        fr[d, S_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
+                        fr[d, S_LAZY] = 0
                 fr[d, S_I] = 0
                 fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
         if mode == NEXT:
@@ -794,19 +790,5 @@ def _score_solve(
             clo = max(clo, lo[tw, j])
             chi = min(chi, hi[tw, j])
         values[c] = _mtd(hands, tc, tn, leader, broken, tw, c, clo, chi, min(max(v, clo), chi), vs, *bufs)
-    # Equivalent cards (same run, no live card between) share their representative's value.
-    h = hands[p]
-    allh = hands[0] | hands[1] | hands[2] | hands[3]
-    tmask = 0
-    for i in range(tn):
-        tmask |= 1 << tc[i]
-    others = (allh & ~h) | tmask
-    for i in range(n):
-        c = mv[i]
-        top = 13 * (c // 13) + 13
-        up = c + 1
-        while up < top and not ((others >> up) & 1):
-            if (h >> up) & 1:
-                values[up] = values[c]
-            up += 1
+    _share_run_values(hands, tc, tn, p, mv, n, values)
     return v
