@@ -31,6 +31,116 @@ ByteArray = np.ndarray[Any, np.dtype[np.int8]]
 
 
 @njit
+def _holder(hands: IntArray, s: int, r: int) -> int:
+    for q in range(4):
+        if (_field(hands[q], s) >> r) & 1:
+            return q
+    return -1
+
+
+@njit
+def _lead_score(hands: IntArray, p: int, s: int, lo: int, hi: int, allh: int) -> int:
+    """How promising leading the run ``lo..hi`` of suit ``s`` looks for seat ``p``: winners first
+    (cashing the suit's top, or partner's, where nobody can ruff), and among the other leads
+    those giving the opponents few cards to choose from, leading through a tenace rather than
+    into one."""
+    pa = p ^ 2
+    lh = (p + 1) & 3
+    rh = (p + 3) & 3
+    u = _field(allh, s)
+    f_l = _field(hands[lh], s)
+    f_r = _field(hands[rh], s)
+    f_p = _field(hands[pa], s)
+    n_l = POP13[f_l]
+    n_r = POP13[f_r]
+    n_p = POP13[f_p]
+    sp_l = hands[lh] & 0x1FFF
+    sp_r = hands[rh] & 0x1FFF
+    sp_p = hands[pa] & 0x1FFF
+    left = popcount(hands[p])
+    c_l = n_l if n_l else left + 1
+    c_r = n_r if n_r else left + 1
+    delta = -((c_l + c_r) * 128) // 13
+    t1 = HIGH13[u]
+    h1 = _holder(hands, s, t1)
+    u2 = u ^ (1 << t1)
+    t2 = HIGH13[u2] if u2 else -1
+    h2 = _holder(hands, s, t2) if t2 >= 0 else -1
+    u3 = u2 ^ (1 << t2) if t2 >= 0 else 0
+    h3 = _holder(hands, s, HIGH13[u3]) if u3 else -1
+    ruff_l = s != 0 and n_l == 0 and sp_l != 0
+    ruff_r = s != 0 and n_r == 0 and sp_r != 0
+    if ruff_l or ruff_r:
+        delta -= 12
+    if s != 0 and n_p == 0 and sp_p != 0 and n_r > 0:
+        delta += 17
+    if h1 == rh or h2 == rh:
+        if n_r != 1:
+            delta -= 12
+    elif h1 == lh and h2 == pa and n_p != 1:
+        delta += 27
+    if s != 0 and POP13[_field(hands[p], s)] == 1 and (hands[p] & 0x1FFF) != 0 and n_p > 1 and h1 == pa:
+        delta += 19
+    rr = POP13[u & ((1 << lo) - 1)] + 13 - POP13[u]
+    seq = hi > lo
+    has_top = hi == t1
+    win = False
+    if has_top:
+        if s == 0:
+            win = True
+        elif n_p != 0 or sp_p == 0:
+            win = not ruff_l and not ruff_r
+        else:
+            win = (n_l != 0 or sp_p > sp_l) and (n_r != 0 or sp_p > sp_r)
+    elif f_p != 0 and HIGH13[f_p] > HIGH13[f_l | f_r]:
+        win = s == 0 or (not ruff_l and not ruff_r)
+    elif s != 0 and n_p == 0 and sp_p != 0:
+        if ruff_l and ruff_r:
+            win = sp_p > (sp_l | sp_r)
+        elif ruff_l:
+            win = sp_p > sp_l
+        elif ruff_r:
+            win = sp_p > sp_r
+        else:
+            win = True
+    if win:
+        if (n_l == 1 and h1 == lh) or (n_r == 1 and h1 == rh):
+            return delta + 35 + rr
+        if h1 == p:
+            if h2 == pa:
+                return delta + 48 + rr
+            if has_top:
+                return delta + 31
+            return delta - 3 + rr
+        if h1 == pa:
+            if h2 == p:
+                return delta + 42 + rr
+            return delta + 28 + rr
+        if seq and hi == t2:
+            return delta + 40
+        if seq:
+            return delta + 22 + rr
+        return delta + 11 + rr
+    if h2 == pa and h3 == pa:
+        delta += 20
+    elif ((h2 == p and h3 == pa) or (h2 == pa and h3 == p)) and n_p > 1:
+        delta += 13
+    if (n_l == 1 and h1 == lh) or (n_r == 1 and h1 == rh):
+        return delta + rr + 2
+    if h1 == p:
+        if h2 == pa:
+            return delta + 33 + rr
+        if has_top:
+            return delta + 38
+        return delta - 14 + rr
+    if h1 == pa:
+        return delta + 34 + rr
+    if seq and hi == t2:
+        return delta + 35
+    return delta + 15 - lo
+
+
+@njit
 def _gen(
     hands: IntArray,
     tc: IntArray,
@@ -69,7 +179,6 @@ def _gen(
     others = (allh & ~h) | tmask
     partner = p ^ 2
     opp_next = (p + 1) & 3
-    opp_prev = (p + 3) & 3
     best = -1
     partner_wins = False
     if tn > 0:
@@ -86,9 +195,6 @@ def _gen(
         if f == 0:
             continue
         o = _field(others, s)
-        opp_f = _field(hands[opp_next], s) | _field(hands[opp_prev], s)
-        ho = HIGH13[opp_f]
-        hp = HIGH13[_field(hands[partner], s)]
         rep = -1
         prev = -1
         top = -1
@@ -103,20 +209,7 @@ def _gen(
                 c = 13 * s + rep
                 # ---- score the run represented by c (rank rep) ----
                 if tn == 0:
-                    if rep > ho:
-                        ruff = False
-                        if s != 0:
-                            if _field(hands[opp_next], s) == 0 and (hands[opp_next] & 0x1FFF) != 0:
-                                ruff = True
-                            if _field(hands[opp_prev], s) == 0 and (hands[opp_prev] & 0x1FFF) != 0:
-                                ruff = True
-                        score = 20 - rep if ruff else 90 + rep
-                    elif hp > ho:
-                        score = 70 - rep
-                    elif s != 0 and hp < 0 and (hands[partner] & 0x1FFF) != 0:
-                        score = 60 - rep
-                    else:
-                        score = 40 - rep - (10 if s == 0 else 0) + 2 * POP13[_field(h, s)]
+                    score = _lead_score(hands, p, s, rep, top, allh)
                 else:
                     wins = _beats(c, best)
                     if tn == 3:
