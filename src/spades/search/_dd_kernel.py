@@ -81,7 +81,7 @@ def _lead_score(hands: IntArray, p: int, s: int, lo: int, hi: int, allh: int) ->
         delta += 27
     if s != 0 and POP13[_field(hands[p], s)] == 1 and (hands[p] & 0x1FFF) != 0 and n_p > 1 and h1 == pa:
         delta += 19
-    rr = POP13[u & ((1 << lo) - 1)] + 13 - POP13[u]
+    rr: int = POP13[u & ((1 << lo) - 1)] + 13 - POP13[u]
     seq = hi > lo
     has_top = hi == t1
     win = False
