@@ -141,6 +141,96 @@ def _lead_score(hands: IntArray, p: int, s: int, lo: int, hi: int, allh: int) ->
 
 
 @njit
+def _forcing_card(f_me: int, f_4th: int, live: int, best_r: int, second_wins: bool) -> int:
+    """The rank third hand plays to force out fourth hand's top card as cheaply as possible:
+    the lowest card above fourth hand's second group (cards fourth hand holds with no other
+    card between them are one group), or above second hand's winning card; -1 if none."""
+    top4 = HIGH13[f_4th]
+    rest = f_4th ^ (1 << top4)
+    second = -1
+    prev = top4
+    while rest:
+        r = HIGH13[rest]
+        if (live >> (r + 1)) & ((1 << (prev - r - 1)) - 1) & ~f_4th:
+            second = r
+            break
+        rest ^= 1 << r
+        prev = r
+    if second > best_r:
+        above = f_me >> (second + 1)
+        return LOW13[above] + second + 1 if above else -1
+    if second_wins:
+        above = f_me >> (best_r + 1)
+        return LOW13[above] + best_r + 1 if above else -1
+    return -1
+
+
+@njit
+def _third_hand_score(
+    hands: IntArray, tc: IntArray, tn: int, leader: int, p: int, s: int, lo: int, hi: int, best: int, bi: int
+) -> int:
+    """How promising it looks for third hand ``p`` (partner led, fourth hand plays last) to play
+    the run ``lo..hi`` of suit ``s``: low when partner's card already holds the trick or ours
+    are too small to matter, the cheapest sure winner when we can win, a card that forces out
+    fourth hand's top otherwise; discards from long suits; never ruff partner's sure winner."""
+    ls = tc[0] // 13
+    lr = tc[0] - 13 * ls
+    rank = hi + 2
+    allh = hands[0] | hands[1] | hands[2] | hands[3]
+    my_len: int = POP13[_field(hands[p], s)]
+    partner_wins = bi == 0
+    best_r = best - 13 * (best // 13)
+    ruffed = ls != 0 and best < 13
+    f4 = _field(hands[(p + 1) & 3], ls)
+    sp4 = hands[(p + 1) & 3] & 0x1FFF
+    max4: int = HIGH13[f4]
+    if s == ls:
+        f_me = _field(hands[p], ls)
+        max_me = HIGH13[f_me]
+        beats = hi > best_r and not ruffed
+        if ruffed or (partner_wins and lr > max4 and (ls == 0 or max4 >= 0 or sp4 == 0)):
+            return -rank
+        if partner_wins and ls != 0 and max4 < 0:
+            return -rank
+        if ls != 0 and not partner_wins and max4 < 0:
+            return 20 - rank if beats else -rank
+        if max_me < LOW13[f4] or max_me < best_r:
+            return -rank
+        if max_me > max4:
+            return 58 - rank if beats and hi > max4 else -rank
+        w = 60 - rank if beats and hi > max4 else -rank
+        live = _field(allh, ls) | (1 << lr)
+        for i in range(1, tn):
+            if tc[i] // 13 == ls:
+                live |= 1 << (tc[i] - 13 * ls)
+        force = _forcing_card(f_me, f4, live, best_r, not partner_wins)
+        if lo <= force <= hi:
+            w += 20
+        return w
+    if ls == 0 or s != 0:
+        return -rank + (my_len * 64) // 40
+    # Ruffing.
+    if partner_wins and lr > max4 and (max4 >= 0 or sp4 == 0):
+        return -rank - 50
+    add = (my_len * 64) // 50
+    if ruffed and hi < best_r:
+        u = _field(allh, s)
+        rr: int = 14 - POP13[u >> (hi + 1)]
+        return -32 + rr + (my_len * 64) // 40
+    if partner_wins and max4 >= 0:
+        lead_top = HIGH13[_field(allh, ls) | (1 << lr)]
+        second = HIGH13[(_field(allh, ls) | (1 << lr)) ^ (1 << lead_top)]
+        if second >= 0 and (_field(hands[leader], ls) >> second) & 1:
+            return 36 - rank + add
+        return 48 - rank + add
+    if not partner_wins and max4 >= 0:
+        return 72 - rank + add
+    if (1 << hi) > sp4:
+        return 48 - rank + add
+    return (-12 if partner_wins else 36) - rank + add
+
+
+@njit
 def _gen(
     hands: IntArray,
     tc: IntArray,
@@ -181,9 +271,9 @@ def _gen(
     opp_next = (p + 1) & 3
     best = -1
     partner_wins = False
+    bi = 0
     if tn > 0:
         best = tc[0]
-        bi = 0
         for i in range(1, tn):
             if _beats(tc[i], best):
                 best = tc[i]
@@ -217,6 +307,8 @@ def _gen(
                             score = 30 - rep - (20 if s == 0 and lead_suit != 0 else 0)
                         else:
                             score = 100 - rep
+                    elif tn == 2:
+                        score = _third_hand_score(hands, tc, tn, leader, p, s, rep, top, best, bi)
                     else:
                         nxt = hands[opp_next]
                         nf = _field(nxt, lead_suit)
@@ -796,17 +888,6 @@ def _search(
                     val = 1 if (w & 1) == 0 else 0
                     mode = EXIT
                 else:
-                    if mode != EXIT:
-                        q = _quick_with_entry(hands, leader, broken, tmp[:4], tmp[4:])
-                        if (leader & 1) == 0 and q >= target:
-                            val = q
-                            mode = EXIT
-                        elif (leader & 1) == 1 and r - q < target:
-                            val = r - q
-                            mode = EXIT
-                        if mode == EXIT:
-                            for s in range(4):
-                                ffl[d, s] = tmp[s]
                     if mode != EXIT:
                         k, fl = _side_top_trumps(hands, leader ^ 1)
                         if (leader & 1) == 0 and r - k < target:
