@@ -45,7 +45,7 @@ from spades.server.schema import (
     first_error,
 )
 from spades.server.store import Store
-from spades.server.tables import Conn, TableActor, TableManager
+from spades.server.tables import IDLE_S, LIST_LIMIT, Conn, TableActor, TableManager
 
 STATIC = Path(__file__).with_name("static")
 RATE_PER_S = 10.0
@@ -57,6 +57,7 @@ CSP = (
     "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
 MAX_RECORD_BYTES = 2_000_000
+MAX_LIST_LIMIT = 1000
 
 
 class RateLimit:
@@ -77,10 +78,11 @@ class RateLimit:
         return False
 
 
-def create_app(db_url: str | None = None, *, store: Store | None = None) -> FastAPI:
-    """Build the app on a store (``db_url``; default the SQLite file in the user data dir)."""
+def create_app(db_url: str | None = None, *, store: Store | None = None, idle_s: float = IDLE_S) -> FastAPI:
+    """Build the app on a store (``db_url``; default the SQLite file in the user data dir).
+    A finished table nobody uses leaves memory after ``idle_s`` seconds (it stays in the store)."""
     the_store = store or Store(db_url)
-    manager = TableManager(the_store)
+    manager = TableManager(the_store, idle_s=idle_s)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -171,11 +173,14 @@ def create_app(db_url: str | None = None, *, store: Store | None = None) -> Fast
         }
 
     @app.get("/api/tables")
-    async def list_tables(status: str = "waiting") -> list[dict[str, Any]]:
-        """Tables by status (``waiting``, ``playing``, ``over`` or ``all``), newest first."""
+    async def list_tables(status: str = "waiting", limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
+        """Tables by status (``waiting``, ``playing``, ``over`` or ``all``), newest first, at
+        most ``limit`` of them."""
         if status not in ("waiting", "playing", "over", "all"):
             raise SpadesError(f"status {status!r} is not waiting, playing, over or all")
-        return manager.list_tables(status)
+        if not 1 <= limit <= MAX_LIST_LIMIT:
+            raise SpadesError(f"limit {limit} is not between 1 and {MAX_LIST_LIMIT}")
+        return manager.list_tables(status, limit)
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:

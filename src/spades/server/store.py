@@ -47,6 +47,7 @@ tables_t = Table(
     Column("created_at", Float, nullable=False),
     Column("status", String(16), nullable=False),
     Column("config", Text, nullable=False),
+    Column("summary", Text, nullable=True),
 )
 
 events_t = Table(
@@ -70,6 +71,9 @@ class StoredTable:
     status: str
     config: dict[str, Any]
     events: list[tuple[int, str, dict[str, Any]]]
+    summary: dict[str, Any] | None = None
+    """The lobby line of a finished table, written with its ``over`` status (see
+    ``Store.finished``); ``None`` before then and in databases older than revision 0002."""
 
 
 def default_url() -> str:
@@ -131,12 +135,15 @@ class Store:
     def safe_url(self) -> str:
         return make_url(self.url).render_as_string(hide_password=True)
 
-    def create_table(self, table_id: str, config: dict[str, Any], status: str = "waiting") -> None:
+    def create_table(self, table_id: str, config: dict[str, Any], status: str = "waiting") -> float:
+        """Write a new table; returns its ``created_at`` (the listings sort by it)."""
+        created_at = time.time()
         self._write(
             insert(tables_t).values(
-                id=table_id, created_at=time.time(), status=status, config=json.dumps(config)
+                id=table_id, created_at=created_at, status=status, config=json.dumps(config)
             )
         )
+        return created_at
 
     def append(self, table_id: str, seq: int, kind: str, data: dict[str, Any]) -> None:
         """Write one event; returns only once it is committed.
@@ -167,8 +174,13 @@ class Store:
             with contextlib.suppress(Exception):
                 raw.close()
 
-    def set_status(self, table_id: str, status: str) -> None:
-        self._write(update(tables_t).where(tables_t.c.id == table_id).values(status=status))
+    def set_status(self, table_id: str, status: str, summary: dict[str, Any] | None = None) -> None:
+        """Change a table's status; a finished table also leaves its lobby line (``summary``),
+        so the lobby can list it without loading its game into memory."""
+        values: dict[str, Any] = {"status": status}
+        if summary is not None:
+            values["summary"] = json.dumps(summary, separators=(",", ":"))
+        self._write(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
     def _write(self, stmt: Any) -> None:
         # One long-lived connection for writes: the server writes from one event loop thread,
@@ -186,12 +198,30 @@ class Store:
                 self._wconn = None
             raise StoreError(f"the database refused a write: {_short(e)}") from None
 
-    def table_ids(self, status: str | None = None) -> list[str]:
+    def table_ids(self, status: str | None = None, *, exclude_over: bool = False) -> list[str]:
         q = select(tables_t.c.id).order_by(tables_t.c.created_at)
         if status is not None:
             q = q.where(tables_t.c.status == status)
+        if exclude_over:
+            q = q.where(tables_t.c.status != "over")
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(q)]
+
+    def finished(self, limit: int) -> list[tuple[str, float, dict[str, Any] | None]]:
+        """The newest ``limit`` finished tables: id, ``created_at`` and lobby line (``None``
+        where an older server finished the table without writing one)."""
+        q = (
+            select(tables_t.c.id, tables_t.c.created_at, tables_t.c.summary)
+            .where(tables_t.c.status == "over")
+            .order_by(tables_t.c.created_at.desc())
+            .limit(limit)
+        )
+        try:
+            with self.engine.connect() as conn:
+                rows = conn.execute(q).all()
+        except SQLAlchemyError as e:
+            raise StoreError(f"the database refused a read: {_short(e)}") from None
+        return [(r.id, r.created_at, None if r.summary is None else json.loads(r.summary)) for r in rows]
 
     def load(self, table_id: str) -> StoredTable | None:
         with self.engine.connect() as conn:
@@ -209,12 +239,13 @@ class Store:
             row.status,
             json.loads(row.config),
             [(seq, kind, json.loads(data)) for seq, kind, data in evs],
+            None if row.summary is None else json.loads(row.summary),
         )
 
     def load_all(self, *, exclude_over: bool = False) -> Iterator[StoredTable]:
-        for tid in self.table_ids():
+        for tid in self.table_ids(exclude_over=exclude_over):
             t = self.load(tid)
-            if t is not None and not (exclude_over and t.status == "over"):
+            if t is not None:
                 yield t
 
     def close(self) -> None:

@@ -44,6 +44,10 @@ FAST_BOTS = frozenset({"random", "heuristic"})
 MAX_QUEUE = 256
 MAX_LIVE_TABLES = 5000
 MAX_CONNS_PER_TABLE = 64
+IDLE_S = 60.0
+"""How long a finished table with nobody watching stays in memory after its last use."""
+LIST_LIMIT = 100
+"""Tables a listing answers by default (newest first)."""
 
 
 def strongest_bot() -> str:
@@ -156,6 +160,9 @@ class _Clock:
 class TableActor:
     def __init__(self, table_id: str, conf: TableConf, store: Store, hint_level: str) -> None:
         self.id = table_id
+        self.created_at = time.time()
+        self.last_used = time.monotonic()
+        """When the manager last handed this table out: a finished table unloads once idle."""
         self.conf = conf
         self.store = store
         self.hint_level = hint_level
@@ -180,6 +187,9 @@ class TableActor:
         self._rules_dict = conf.rules.to_dict()
         self._rules_spec = conf.rules.to_spec()
         self.on_status: Callable[[TableActor], None] | None = None
+        self._stored_status: str | None = "waiting"
+        """The status the store holds (``None``: unknown, write it): a table loaded back
+        from the store writes nothing unless its log says more than its row."""
         for seat, s in enumerate(conf.seats):
             if s.kind == "bot" and s.bot is not None:
                 self.bots[seat] = make_bot(s.bot)
@@ -187,8 +197,9 @@ class TableActor:
     # ------------------------------------------------------------------ creation and replay
     @classmethod
     def create(cls, table_id: str, conf: TableConf, store: Store, hint_level: str) -> TableActor:
-        store.create_table(table_id, conf.to_json())
+        created_at = store.create_table(table_id, conf.to_json())
         actor = cls(table_id, conf, store, hint_level)
+        actor.created_at = created_at
         for seat, s in enumerate(conf.seats):
             if s.kind == "human" and s.name is not None:
                 actor._commit("join", {"seat": seat, "name": s.name})
@@ -199,6 +210,9 @@ class TableActor:
     def restore(cls, stored: StoredTable, store: Store, hint_level: str) -> TableActor:
         """Rebuild from the log: the same events through the same engine give the same game."""
         actor = cls(stored.id, TableConf.from_json(stored.config), store, hint_level)
+        actor.created_at = stored.created_at
+        # A finished table from before revision 0002 has no lobby line yet: write it now.
+        actor._stored_status = None if stored.status == "over" and stored.summary is None else stored.status
         for seq, kind, data in stored.events:
             actor._apply_event(kind, data)
             actor.seq = seq
@@ -257,7 +271,9 @@ class TableActor:
         if self.game.is_over:
             status = "over"
         if status != self.status:
-            self.store.set_status(self.id, status)
+            if status != self._stored_status:
+                self.store.set_status(self.id, status, self.listing(status) if status == "over" else None)
+                self._stored_status = status
             self.status = status
             if self.on_status is not None:
                 self.on_status(self)
@@ -417,6 +433,32 @@ class TableActor:
         }
         self._public = (key, out)
         return out
+
+    def listing(self, status: str | None = None) -> dict[str, Any]:
+        """The table's line in the lobby (``status`` overrides the current one)."""
+        g = self.game
+        return {
+            "id": self.id,
+            "status": status or self.status,
+            "hand": g.hand_number,
+            "totals": list(g.totals),
+            "rules": self._rules_spec,
+            "target": self.conf.rules.target,
+            "seats": [
+                {"seat": s, "kind": c.kind, "bot": c.bot, "name": self.names[s]}
+                for s, c in enumerate(self.conf.seats)
+            ],
+        }
+
+    def idle(self, now: float, idle_s: float) -> bool:
+        """Finished, nobody attached and unused for ``idle_s``: the manager may unload it,
+        as everything it knows is in the store."""
+        return (
+            self.status == "over"
+            and not self.conns
+            and now - self.last_used >= idle_s
+            and (self._task is None or self._task.done())
+        )
 
     def history_version(self) -> int:
         return len(self.decks) * 1000 + len(self.game.scores)
@@ -615,31 +657,62 @@ class TableActor:
 
 @dataclass
 class TableManager:
-    """Every table of the server, by id; tables are loaded from the store at start."""
+    """Every table of the server, by id. Waiting and playing tables live in memory from the
+    start; a finished one leaves memory once nobody has used it for ``idle_s`` seconds and is
+    loaded back from the store when asked for (its log holds all of it), so a server that
+    runs for months holds only the games in play."""
 
     store: Store
     hint_level: str = field(default_factory=strongest_bot)
     tables: dict[str, TableActor] = field(default_factory=dict)
+    idle_s: float = IDLE_S
+    _reaper: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     def load_all(self) -> int:
-        """Rebuild every table from its log. A table whose log no longer replays (written by
-        a newer or broken build) is left out with a one-line log entry, not a failed start."""
-        for stored in self.store.load_all():
-            try:
-                actor = TableActor.restore(stored, self.store, self.hint_level)
-            except (SpadesError, KeyError, TypeError, ValueError) as e:
-                log.error("table %s: cannot rebuild it from its log (%s); skipped", stored.id, e)
-                continue
-            self.tables[actor.id] = actor
+        """Rebuild every unfinished table from its log. A table whose log no longer replays
+        (written by a newer or broken build) is left out with a one-line log entry, not a
+        failed start."""
+        for stored in self.store.load_all(exclude_over=True):
+            actor = self._restore(stored)
+            if actor is not None:
+                self.tables[actor.id] = actor
         return len(self.tables)
+
+    def _restore(self, stored: StoredTable) -> TableActor | None:
+        try:
+            return TableActor.restore(stored, self.store, self.hint_level)
+        except (SpadesError, KeyError, TypeError, ValueError) as e:
+            log.error("table %s: cannot rebuild it from its log (%s); skipped", stored.id, e)
+            return None
 
     def start(self) -> None:
         for actor in self.tables.values():
             actor.start()
+        if self._reaper is None:
+            self._reaper = asyncio.get_running_loop().create_task(self._reap(), name="table-reaper")
 
     async def stop(self) -> None:
+        if self._reaper is not None:
+            self._reaper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reaper
+            self._reaper = None
         for actor in self.tables.values():
             await actor.stop()
+
+    async def _reap(self) -> None:
+        every = min(max(self.idle_s / 2, 0.05), 30.0)
+        while True:
+            await asyncio.sleep(every)
+            self.sweep()
+
+    def sweep(self, now: float | None = None) -> int:
+        """Unload the finished tables nobody uses; returns how many left memory."""
+        now = time.monotonic() if now is None else now
+        gone = [tid for tid, t in self.tables.items() if t.idle(now, self.idle_s)]
+        for tid in gone:
+            del self.tables[tid]
+        return len(gone)
 
     def create(self, req: CreateTable) -> TableActor:
         live = sum(1 for t in self.tables.values() if t.status != "over")
@@ -654,28 +727,41 @@ class TableManager:
         return actor
 
     def get(self, table_id: str) -> TableActor | None:
-        return self.tables.get(table_id)
+        """The table, from memory or else loaded back from the store (``None``: no such table)."""
+        actor = self.tables.get(table_id)
+        if actor is None:
+            stored = self.store.load(table_id)
+            if stored is None:
+                return None
+            actor = self._restore(stored)
+            if actor is None:
+                return None
+            self.tables[table_id] = actor
+            with contextlib.suppress(RuntimeError):
+                actor.start()
+        actor.last_used = time.monotonic()
+        return actor
 
-    def list_tables(self, status: str = "waiting") -> list[dict[str, Any]]:
-        out = []
-        for t in reversed(list(self.tables.values())):
-            if status != "all" and t.status != status:
-                continue
-            out.append(
-                {
-                    "id": t.id,
-                    "status": t.status,
-                    "hand": t.game.hand_number,
-                    "totals": list(t.game.totals),
-                    "rules": t.conf.rules.to_spec(),
-                    "target": t.conf.rules.target,
-                    "seats": [
-                        {"seat": s, "kind": c.kind, "bot": c.bot, "name": t.names[s]}
-                        for s, c in enumerate(t.conf.seats)
-                    ],
-                }
+    def list_tables(self, status: str = "waiting", limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
+        """The newest ``limit`` tables with that status (or ``all``). Unfinished tables come
+        from memory, finished ones from their lobby line in the store."""
+        rows: list[tuple[float, dict[str, Any]]] = []
+        if status != "over":
+            rows.extend(
+                (t.created_at, t.listing())
+                for t in self.tables.values()
+                if t.status != "over" and status in ("all", t.status)
             )
-        return out
+        if status in ("over", "all"):
+            for tid, created_at, line in self.store.finished(limit):
+                if line is None:  # finished by a server older than the lobby line
+                    actor = self.get(tid)
+                    if actor is None:
+                        continue
+                    line = actor.listing()
+                rows.append((created_at, line))
+        rows.sort(key=lambda r: r[0], reverse=True)
+        return [line for _, line in rows[:limit]]
 
 
 __all__ = ["CardSet", "Conn", "TableActor", "TableManager", "conf_from_request"]
