@@ -65,7 +65,8 @@ def test_public_view_has_the_documented_fields(client: TestClient) -> None:
     assert view["status"] == "waiting" and view["hand"] == 0
     assert client.get("/api/tables").json()[0]["id"] == tid
     ok = client.post(f"/api/tables/{tid}/claim", json={"seat": 0, "name": "  Zoë  <b>"})
-    assert ok.status_code == 200 and ok.json()["token"] == r.json()["seats"][0]["token"]
+    # The claimer gets a token of his own, not the invite link's (tests/test_server_claim.py).
+    assert ok.status_code == 200 and ok.json()["token"] != r.json()["seats"][0]["token"]
     view = client.get(f"/api/tables/{tid}").json()
     assert view["status"] == "playing" and view["hand"] == 1
     assert view["players"][0] == "Zoë <b>"  # kept as text; the page never parses it as HTML

@@ -191,10 +191,10 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, idle_s:
         actor = table_or_404(table_id)
         if req.seat >= len(actor.conf.seats):
             raise SpadesError(f"seat {req.seat} is not at this table")
-        err = actor.join(req.seat, req.name)
-        if err is not None:
-            raise SpadesError(err)
-        return {"id": actor.id, "seat": req.seat, "token": actor.conf.seats[req.seat].token}
+        token, err = actor.claim(req.seat, req.name)
+        if token is None:
+            raise SpadesError(err or "that seat cannot be taken")
+        return {"id": actor.id, "seat": req.seat, "token": token}
 
     @app.get("/api/tables/{table_id}/record")
     async def get_record(table_id: str, download: bool = False) -> Response:
@@ -286,9 +286,15 @@ class _Session:
         else:
             self.conn.send(json.dumps(reply))
 
-    def error(self, message: str) -> bool:
+    def error(self, message: str, *, code: str | None = None) -> bool:
+        """Refuse with a one-line message (and a ``code`` where the page must act on it)."""
         self.refused += 1
-        self.conn.send(json.dumps({"type": "error", "message": message}))
+        reply = (
+            {"type": "error", "message": message}
+            if code is None
+            else {"type": "error", "code": code, "message": message}
+        )
+        self.conn.send(json.dumps(reply))
         return self.refused < MAX_REFUSED
 
     def receive(self, text: str) -> bool:
@@ -312,6 +318,9 @@ class _Session:
             if msg.token is not None:
                 seat = actor.seat_of_token(msg.token)
                 if seat is None:
+                    taken = actor.taken_message(msg.token)
+                    if taken is not None:
+                        return self.error(taken, code="seat_taken")
                     return self.error("that seat token is not valid at this table")
             conn.seat = seat
             refused = actor.attach(conn)

@@ -168,6 +168,9 @@ class TableActor:
         self.hint_level = hint_level
         self.game = Game(conf.rules, first_dealer=conf.first_dealer, auto_deal=False)
         self.names: list[str | None] = [s.name if s.kind == "bot" else None for s in conf.seats]
+        self.superseded: dict[str, int] = {}
+        """Invite tokens of seats taken from the lobby (each claim gets a fresh token): the
+        token, and the seat it was for, so its holder is told why it no longer works."""
         self.decks: list[Deck] = []
         self.seq = 0
         self.status = "waiting"
@@ -233,7 +236,14 @@ class TableActor:
     def _apply_event(self, kind: str, data: dict[str, Any]) -> None:
         g = self.game
         if kind == "join":
-            self.names[data["seat"]] = data["name"]
+            seat = data["seat"]
+            self.names[seat] = data["name"]
+            token = data.get("token")  # a claim from the lobby: the seat's new token
+            if token is not None:
+                old = self.conf.seats[seat].token
+                if old is not None:
+                    self.superseded[old] = seat
+                self.conf.seats[seat].token = token
         elif kind == "deal":
             deck = Deck.of([parse_card(c) for c in data["deck"].split(" ")], data["salt"])
             self.decks.append(deck)
@@ -285,12 +295,28 @@ class TableActor:
                 return seat
         return None
 
-    def join(self, seat: int, name: str) -> str | None:
-        """A person takes his seat with a display name; the game starts when all are filled."""
+    def taken_message(self, token: str) -> str | None:
+        """Why an invite token no longer opens its seat (``None`` if it never did)."""
+        for old, seat in self.superseded.items():
+            if secrets.compare_digest(old, token):
+                return (
+                    f"{seat_name(seat, self.game.n)} was taken from the lobby by {self.names[seat]}: "
+                    "this invite link no longer works"
+                )
+        return None
+
+    def _seat_refusal(self, seat: int) -> str | None:
         if self.conf.seats[seat].kind != "human":
             return f"{seat_name(seat, self.game.n)} is a bot's seat"
         if self.names[seat] is not None:
             return f"{seat_name(seat, self.game.n)} is already taken by {self.names[seat]}"
+        return None
+
+    def join(self, seat: int, name: str) -> str | None:
+        """A person takes his seat with a display name; the game starts when all are filled."""
+        refusal = self._seat_refusal(seat)
+        if refusal is not None:
+            return refusal
         try:
             self._commit("join", {"seat": seat, "name": name})
         except StoreError as e:
@@ -298,6 +324,32 @@ class TableActor:
         self._advance_or_retry()
         self._changed()
         return None
+
+    def claim(self, seat: int, name: str) -> tuple[str | None, str | None]:
+        """A free seat taken from the lobby: ``(token, None)``, or ``(None, reason)``.
+
+        The claimer gets a fresh token that only he holds, written in the same event as the
+        join (so a restart keeps it); the seat's invite token stops working, and a browser
+        that opened the invite link without sitting down yet is told so and only watches."""
+        refusal = self._seat_refusal(seat)
+        if refusal is not None:
+            return None, refusal
+        old = self.conf.seats[seat].token
+        token = secrets.token_urlsafe(24)
+        try:
+            self._commit("join", {"seat": seat, "name": name, "token": token})
+        except StoreError as e:
+            return None, str(e)
+        if old is not None:
+            why = json.dumps({"type": "error", "code": "seat_taken", "message": self.taken_message(old)})
+            for c in self.conns:
+                if c.seat == seat:
+                    c.send(why)
+                    c.seat = None
+            self.away_since[seat] = time.monotonic()
+        self._advance_or_retry()
+        self._changed()
+        return token, None
 
     def act(self, seat: int, action: Action) -> str | None:
         """A seat's action: ``None`` if accepted, else the one-line reason; a refusal changes

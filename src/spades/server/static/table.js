@@ -10,10 +10,11 @@ if (location.hash.startsWith("#token=")) {
   store.set({ token: decodeURIComponent(location.hash.slice(7)) });
   history.replaceState(null, "", location.pathname);
 }
-const mine = store.get();
+let mine = store.get();
 
 let ws = null;
 let state = null;
+let welcomed = false; // this connection's hello was answered with a state
 let retry = 0;
 let selected = new Set();
 let showLast = false;
@@ -36,14 +37,23 @@ function connect() {
   $("conn").className = "conn wait";
   ws.onopen = () => {
     retry = 0;
+    welcomed = false;
     $("conn").textContent = "online";
     $("conn").className = "conn ok";
     send(mine && mine.token ? { type: "hello", token: mine.token } : { type: "hello" });
   };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "state") { onState(msg); }
-    else if (msg.type === "error") { toast(msg.message); }
+    if (msg.type === "state") { welcomed = true; onState(msg); }
+    else if (msg.type === "error") {
+      // Our invite link's seat was taken from the lobby: forget the token and watch instead.
+      if (msg.code === "seat_taken") {
+        store.clear();
+        mine = null;
+        if (!welcomed) send({ type: "hello" });
+      }
+      toast(msg.message);
+    }
     else if (msg.type === "hint") { hint = msg; render(); }
   };
   ws.onclose = () => {
