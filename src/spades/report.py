@@ -1,13 +1,15 @@
-"""The readable replay of ``spades replay`` (without ``--json``): bids, tricks, score sheets."""
+"""The readable replay of ``spades replay`` (without ``--json``): the two-player draw, bids,
+passes, tricks, score sheets; the whole game, or only what one seat saw (``seat``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from spades.cards import card_text
 from spades.observation import bid_value
 from spades.scoring import HandScore, SeatBid
-from spades.state import Game, HandLog, Trick, seat_name
+from spades.state import Exchange, Game, HandLog, Phase, Trick, seat_name
 
 
 def side_name(game: Game, side: int, players: Sequence[str]) -> str:
@@ -56,14 +58,80 @@ def tricks_of(game: Game, log: HandLog, leader: int) -> list[Trick]:
     return out
 
 
-def describe(game: Game, players: Sequence[str]) -> str:
+@dataclass(frozen=True, slots=True)
+class DrawStep:
+    """One turn of the two-player draw: ``seat`` looked at ``top``; ``keep`` says whether he
+    kept it (``other`` then went out unseen) or threw it away and took ``other``."""
+
+    seat: int
+    top: int
+    keep: bool
+    other: int
+
+    @property
+    def kept(self) -> int:
+        return self.top if self.keep else self.other
+
+
+def draw_steps(game: Game, index: int) -> list[DrawStep] | None:
+    """The draw of hand ``index`` (from 0), recovered from its stock and the cards each seat
+    kept, as ``record.replay`` does; ``None`` when the hand has no stock (a four-player hand,
+    or a two-player record that gives only the kept cards)."""
+    log = game.logs[index]
+    if log.stock is None:
+        return None
+    in_draw = index == len(game.logs) - 1 and game.phase is Phase.DRAW
+    kept, end = (game.hands, game.stock_pos) if in_draw else (log.dealt, len(log.stock))
+    seat = (log.dealer + 1) % game.n  # the non-dealer draws first
+    steps = []
+    for pos in range(0, end, 2):
+        top, nxt = log.stock[pos], log.stock[pos + 1]
+        keep = bool(kept[seat] >> top & 1)
+        steps.append(DrawStep(seat, top, keep, nxt))
+        seat = 1 - seat
+    return steps
+
+
+def _draw_lines(game: Game, index: int, players: Sequence[str], seat: int | None) -> list[str]:
+    steps = draw_steps(game, index)
+    if steps is None:
+        if game.n == 2:
+            return ["  Draw: not in the record (it gives only the cards each player kept)"]
+        return []
+    first = (game.logs[index].dealer + 1) % game.n
+    lines = [f"  Draw from the stock, {players[first]} first:"]
+    for k, st in enumerate(steps, 1):
+        who = players[st.seat]
+        if seat is not None and st.seat != seat:
+            text = f"{who} draws (hidden)"
+        elif st.keep:
+            gone = "the next card" if seat is not None else card_text(st.other)
+            text = f"{who} looks at {card_text(st.top)} and keeps it ({gone} goes out unseen)"
+        else:
+            text = f"{who} looks at {card_text(st.top)} and throws it away, takes {card_text(st.other)}"
+        lines.append(f"  Draw {k:>2}: {text}")
+    if len(steps) * 2 < 52:
+        lines.append(f"  (draw in progress: {52 - len(steps) * 2} cards left in the stock)")
+    return lines
+
+
+def _pass_line(ex: Exchange, players: Sequence[str], seat: int | None) -> str:
+    if seat is not None and seat not in (ex.giver, ex.receiver):
+        return f"  {players[ex.giver]} passes {len(ex.cards)} cards to {players[ex.receiver]}"
+    return f"  {players[ex.giver]} passes {ex.cards} to {players[ex.receiver]}"
+
+
+def describe(game: Game, players: Sequence[str], seat: int | None = None) -> str:
+    """The readable replay. With ``seat``, only what that seat saw of hidden cards: the other
+    player's draw and the Blind Nil passes between others are told without their cards."""
     lines: list[str] = []
     n = game.n
     for i, log in enumerate(game.logs):
         lines.append(f"Hand {i + 1} (dealer {players[log.dealer]})")
+        lines.extend(_draw_lines(game, i, players, seat))
         lines.append(_bids_line(game, log, players))
         for ex in log.exchanges:
-            lines.append(f"  {players[ex.giver]} passes {ex.cards} to {players[ex.receiver]}")
+            lines.append(_pass_line(ex, players, seat))
         tricks = tricks_of(game, log, (log.dealer + 1) % n)
         for k, t in enumerate(tricks, 1):
             lines.append(_trick_line(game, k, t, players))
@@ -95,4 +163,4 @@ def seat_bid_text(bid: SeatBid | None) -> str:
     return "-" if v is None else str(v)
 
 
-__all__ = ["describe", "score_sheet", "seat_name", "side_name", "tricks_of"]
+__all__ = ["DrawStep", "describe", "draw_steps", "score_sheet", "seat_name", "side_name", "tricks_of"]
