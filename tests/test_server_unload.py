@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import create_engine, update
 
 from spades.server.app import create_app
 from spades.server.store import Store, tables_t
@@ -172,3 +172,20 @@ def test_listings_are_newest_first_and_bounded(client: TestClient) -> None:
     assert [t["id"] for t in client.get("/api/tables?status=all&limit=2").json()] == ids[:0:-1]
     bad = client.get("/api/tables?limit=0")
     assert bad.status_code == 400 and "limit 0" in bad.json()["error"]
+
+
+def test_a_store_that_cannot_read_is_a_one_line_error_not_a_crash(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tid, _ = finished_game(client)
+    assert unloaded(client, tid)
+    store: Store = client.app.state.store  # type: ignore[attr-defined]
+    monkeypatch.setattr(store, "engine", create_engine(f"sqlite:///{tmp_path}/no/such/dir/x.db"))
+    r = client.get(f"/api/tables/{tid}")
+    assert r.status_code == 400 and r.json()["error"].startswith("the database refused a read: ")
+    assert "\n" not in r.json()["error"]
+    with client.websocket_connect(f"/ws/{tid}") as ws:
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["message"].startswith("the database refused a read: ")
+    monkeypatch.undo()
+    assert client.get(f"/api/tables/{tid}").json()["status"] == "over"

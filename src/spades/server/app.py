@@ -219,7 +219,12 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, idle_s:
     @app.websocket("/ws/{table_id}")
     async def ws_endpoint(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
-        actor = manager.get(table_id)
+        try:
+            actor = manager.get(table_id)
+        except SpadesError as e:  # the store could not load a finished table back
+            await ws.send_text(json.dumps({"type": "error", "message": str(e)}))
+            await ws.close(code=1011)
+            return
         if actor is None:
             await ws.send_text(json.dumps({"type": "error", "message": f"no table {table_id!r}"}))
             await ws.close(code=4404)

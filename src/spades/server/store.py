@@ -224,15 +224,20 @@ class Store:
         return [(r.id, r.created_at, None if r.summary is None else json.loads(r.summary)) for r in rows]
 
     def load(self, table_id: str) -> StoredTable | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
-            if row is None:
-                return None
-            evs = conn.execute(
-                select(events_t.c.seq, events_t.c.kind, events_t.c.data)
-                .where(events_t.c.table_id == table_id)
-                .order_by(events_t.c.seq)
-            ).all()
+        """A table and its log (``None``: no such table); ``StoreError`` if the read fails,
+        which a server asking for a finished table it unloaded can meet at any time."""
+        try:
+            with self.engine.connect() as conn:
+                row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+                if row is None:
+                    return None
+                evs = conn.execute(
+                    select(events_t.c.seq, events_t.c.kind, events_t.c.data)
+                    .where(events_t.c.table_id == table_id)
+                    .order_by(events_t.c.seq)
+                ).all()
+        except SQLAlchemyError as e:
+            raise StoreError(f"the database refused a read: {_short(e)}") from None
         return StoredTable(
             row.id,
             row.created_at,
