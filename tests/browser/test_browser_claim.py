@@ -1,5 +1,6 @@
-"""The lobby's Sit button in a real browser: the claimer plays with his own token, and the
-seat's invite link, opened afterwards, says the seat was taken and only watches."""
+"""The lobby's Sit button in a real browser: the claimer plays with his own token, the
+creator's page stops offering that seat's invite link, and the link, opened anyway, says the
+seat was taken and only watches."""
 
 from __future__ import annotations
 
@@ -7,13 +8,24 @@ from typing import Any
 
 from pageserver import ARTIFACTS, Server
 
-BOT = {"bot": "heuristic"}
+INVITES = "#controls input.invite"
 
 
 def test_sit_from_the_lobby_then_the_invite_link_says_the_seat_is_taken(server: Server, browser: Any) -> None:
-    body = {"rules": "standard", "seats": [{"open": True}, BOT, {"open": True}, BOT], "bot_delay_ms": 0}
-    t: dict[str, Any] = server.api("/api/tables", body)
-    tid = t["id"]
+    creator = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    creator.goto(server.base + "/")
+    creator.fill("#name", "Lee")
+    creator.fill("#delay", "0")
+    creator.select_option("#seat-0", "open")
+    creator.select_option("#seat-1", "open")
+    creator.click("#btn-create")
+    creator.wait_for_selector("#go-table")
+    north_link = creator.locator(".invites input").first.input_value()
+    creator.click("#go-table")
+    creator.wait_for_selector(".chip.you")
+    tid = creator.url.rsplit("/", 1)[1]
+    assert creator.locator(INVITES).count() == 2
+
     lobby = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
     lobby.goto(server.base + "/")
     lobby.fill("#name", "Stranger")
@@ -21,9 +33,12 @@ def test_sit_from_the_lobby_then_the_invite_link_says_the_seat_is_taken(server: 
     row.get_by_role("button", name="Sit North").click()
     lobby.wait_for_url(f"**/t/{tid}")
     lobby.wait_for_selector(".chip.you")
+    # The creator is offered only the link of the seat still empty (East).
+    creator.wait_for_function(f"document.querySelectorAll('{INVITES}').length === 1")
+    assert creator.locator(INVITES).input_value() != north_link
 
     invited = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-    invited.goto(f"{server.base}/t/{tid}#token={t['seats'][0]['token']}")
+    invited.goto(north_link)
     toast = invited.locator("#toast")
     toast.wait_for(state="visible")
     taken = "North was taken from the lobby by Stranger: this invite link no longer works"
@@ -32,7 +47,6 @@ def test_sit_from_the_lobby_then_the_invite_link_says_the_seat_is_taken(server: 
     assert invited.locator(".chip.you").count() == 0
     assert invited.evaluate(f"localStorage.getItem('spades.seat.{tid}')") is None
     invited.screenshot(path=str(ARTIFACTS / "invite_seat_taken.png"))
-    # The claimer's page still holds the seat.
-    assert lobby.locator(".chip.you").count() == 1
-    for page in (lobby, invited):
+    assert lobby.locator(".chip.you").count() == 1  # the claimer still holds the seat
+    for page in (creator, lobby, invited):
         page.context.close()

@@ -65,14 +65,15 @@ async function createTable(e) {
   out.hidden = false;
   out.appendChild(h("h3", {}, "Table created"));
   const invites = h("div", { class: "invites" });
+  const links = [];
   data.seats.forEach((s, i) => {
     if (s.token && i !== mySeat) {
       const link = `${location.origin}/t/${data.id}#token=${encodeURIComponent(s.token)}`;
+      links.push({ seat: i, link });
       invites.appendChild(h("label", {}, `Invite link for ${seatLabel(i, p.players)}: `, h("input", { readonly: true, value: link, onclick: (ev) => ev.target.select() })));
     }
   });
   out.appendChild(invites);
-  const links = [...invites.querySelectorAll("input")].map((i) => i.value);
   if (links.length) localStorage.setItem(`spades.invites.${data.id}`, JSON.stringify(links));
   out.appendChild(h("p", {}, h("a", { href: `/t/${data.id}`, id: "go-table" }, mySeat !== null ? "Go to your seat →" : "Watch the table →")));
   loadOpen();

@@ -194,12 +194,17 @@ function renderCentre(t) {
 }
 
 function renderInvites(box, t) {
-  // The creator's invite links (kept by the lobby in this browser) while seats are empty.
+  // The creator's invite links (kept by the lobby in this browser) for the seats still empty:
+  // a seat someone took (from the lobby or by its link) no longer needs one.
   let links = [];
   try { links = JSON.parse(localStorage.getItem(`spades.invites.${tableId}`) || "[]"); } catch { links = []; }
+  links = links.filter((l) => typeof l === "string" || t.players[l.seat] === null);
   if (t.status !== "waiting" || !links.length) return;
   box.appendChild(h("p", {}, "Send these invite links to the people you are waiting for:"));
-  for (const link of links) box.appendChild(h("input", { class: "invite mono", readonly: true, value: link, onclick: (e) => e.target.select() }));
+  for (const l of links) {
+    const link = typeof l === "string" ? l : l.link;
+    box.appendChild(h("input", { class: "invite mono", readonly: true, value: link, onclick: (e) => e.target.select() }));
+  }
 }
 
 function renderControls(t) {
