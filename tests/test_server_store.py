@@ -197,3 +197,20 @@ def test_every_state_sent_is_already_in_the_store(store: Store, monkeypatch: pyt
     last = asyncio.run(play())
     assert last > 50
     assert early == []
+
+
+def test_a_finished_table_keeps_its_lobby_line_and_listings_read_it_newest_first(store: Store) -> None:
+    for tid in ("old", "mid", "new"):
+        store.create_table(tid, {})
+    store.set_status("old", "over", {"id": "old", "totals": [1, 2]})
+    store.set_status("mid", "playing")
+    store.set_status("new", "over", {"id": "new", "totals": [3, 4]})
+    assert [(t, line) for t, _, line in store.finished(10)] == [
+        ("new", {"id": "new", "totals": [3, 4]}),
+        ("old", {"id": "old", "totals": [1, 2]}),
+    ]
+    assert [t for t, _, _ in store.finished(1)] == ["new"]
+    assert store.table_ids(exclude_over=True) == ["mid"]
+    loaded = store.load("old")
+    assert loaded is not None and loaded.summary == {"id": "old", "totals": [1, 2]}
+    assert [t.id for t in store.load_all(exclude_over=True)] == ["mid"]
