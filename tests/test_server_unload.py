@@ -189,3 +189,34 @@ def test_a_store_that_cannot_read_is_a_one_line_error_not_a_crash(
         assert msg["type"] == "error" and msg["message"].startswith("the database refused a read: ")
     monkeypatch.undo()
     assert client.get(f"/api/tables/{tid}").json()["status"] == "over"
+
+
+def test_spades_serve_passes_its_idle_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``spades serve --idle SECONDS`` sets how long a finished table stays in memory."""
+    import uvicorn
+    from click.testing import CliRunner
+
+    from spades.cli import cli
+
+    seen: dict[str, Any] = {}
+
+    def fake_run(app: Any, **kwargs: Any) -> None:
+        seen["app"] = app
+
+    monkeypatch.setattr(uvicorn, "run", fake_run)
+    made: list[float] = []
+    import spades.server.app as app_module
+
+    real = app_module.create_app
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        made.append(kwargs["idle_s"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(app_module, "create_app", spy)
+    db = f"sqlite:///{tmp_path / 'serve.db'}"
+    result = CliRunner().invoke(cli, ["serve", "--db", db, "--idle", "5"])
+    assert result.exit_code == 0, result.output
+    assert made == [5.0] and "app" in seen
+    bad = CliRunner().invoke(cli, ["serve", "--db", db, "--idle", "-1"])
+    assert bad.exit_code == 2 and "--idle" in bad.output

@@ -19,7 +19,16 @@ from spades.errors import SpadesError
     "(default: an SQLite file in your user data directory).",
 )
 @click.option("--log-level", default="warning", show_default=True, help="uvicorn log level.")
-def command(host: str, port: int, db_url: str | None, log_level: str) -> None:
+@click.option(
+    "--idle",
+    "idle_s",
+    default=60.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="A finished table nobody uses leaves memory after this long (it stays in the store).",
+)
+def command(host: str, port: int, db_url: str | None, log_level: str, idle_s: float) -> None:
     """Serve Spades in the browser: create tables, play with people and bots, replay games."""
     try:
         import uvicorn
@@ -30,7 +39,7 @@ def command(host: str, port: int, db_url: str | None, log_level: str) -> None:
         raise SpadesError(f"the web extra is not installed ({e.name}): pip install 'spades[web]'") from None
     store = Store(db_url)
     store.migrate()
-    app = create_app(store=store)
+    app = create_app(store=store, idle_s=idle_s)
     click.echo(f"spades: serving on http://{host}:{port}/ (store: {store.safe_url})", err=True)
     uvicorn.run(
         app,
