@@ -10,7 +10,7 @@ the value and for every legal card. What makes it fast (docs/search.md has the d
 * rank equivalence: one move per run of equivalent cards, and cards below the lowest rank a
   searched card's result relied on are skipped;
 * the card that last refuted a similar node is tried before the other moves are generated;
-* sure-trick bounds (cashable winners, top spades) before the table walk.
+* sure-trick bounds (either side's top spades) before the table walk.
 
 Masks are int64; buffers are preallocated per depth, so the search allocates nothing.
 """
@@ -345,102 +345,6 @@ def _gen(
             top = r
             f ^= 1 << r
     return n
-
-
-@njit
-def _quick_tricks(hands: IntArray, leader: int, broken: bool, floor: IntArray) -> int:
-    """Tricks the leader's side surely takes by the leader cashing top cards, suit by suit.
-
-    A side suit counts no more often than an opponent who could ruff can follow (unless the
-    leader's spade winners draw every opponent's spade first). A suit where
-    partner might have to take over the lead (a higher card than the leader's lowest winner,
-    or only spades to ruff with) gives one trick at most, cashed last. ``floor[s]`` receives
-    the lowest rank of suit ``s`` the count relies on (13: none)."""
-    h = hands[leader]
-    o1 = hands[(leader + 1) & 3]
-    o3 = hands[(leader + 3) & 3]
-    pa = hands[leader ^ 2]
-    trumps1 = (o1 & 0x1FFF) != 0
-    trumps3 = (o3 & 0x1FFF) != 0
-    partner_only_spades = (pa & NON_SPADES) == 0 and pa != 0
-    q = 0
-    risky = -1
-    for s in range(4):
-        floor[s] = 13
-    for s in range(4):
-        f = _field(h, s)
-        if f == 0:
-            continue
-        if s == 0 and not broken and (h & NON_SPADES) != 0:
-            continue
-        a = _field(o1, s)
-        b = _field(o3, s)
-        ho = HIGH13[a | b]
-        wins = f >> (ho + 1)
-        w = POP13[wins]
-        if w == 0:
-            continue
-        if s != 0:
-            if trumps1 and POP13[a] < w:
-                w = POP13[a]
-            if trumps3 and POP13[b] < w:
-                w = POP13[b]
-            if w == 0:
-                continue
-        pf = _field(pa, s)
-        lowest_win = LOW13[wins] + ho + 1
-        if (pf >> lowest_win) != 0 or (s != 0 and pf == 0 and partner_only_spades):
-            if risky < 0:
-                risky = s
-        else:
-            q += w
-            floor[s] = lowest_win
-            if s == 0 and w >= POP13[a] and w >= POP13[b]:
-                # Cashing these spades first draws the opponents' trumps: no side suit
-                # can be ruffed afterwards.
-                trumps1 = False
-                trumps3 = False
-    if risky >= 0:
-        q += 1
-        floor[risky] = HIGH13[_field(h, risky)]
-    return q
-
-
-@njit
-def _quick_with_entry(hands: IntArray, leader: int, broken: bool, floor: IntArray, tmp: IntArray) -> int:
-    """The better of the leader cashing his own top cards and, when he can reach partner with
-    a lead partner wins for sure, partner cashing his (``floor`` as in ``_quick_tricks``)."""
-    q = _quick_tricks(hands, leader, broken, floor)
-    pa = leader ^ 2
-    h = hands[leader]
-    ph = hands[pa]
-    o1 = hands[(leader + 1) & 3]
-    o3 = hands[(leader + 3) & 3]
-    for s in range(4):
-        f = _field(h, s)
-        pf = _field(ph, s)
-        if f == 0 or pf == 0:
-            continue
-        if s == 0 and not broken and (h & NON_SPADES) != 0:
-            continue
-        a = _field(o1, s)
-        b = _field(o3, s)
-        top = HIGH13[pf]
-        if top < HIGH13[a | b] or top < HIGH13[f]:
-            continue
-        if s != 0 and ((a == 0 and (o1 & 0x1FFF) != 0) or (b == 0 and (o3 & 0x1FFF) != 0)):
-            continue
-        qp = _quick_tricks(hands, pa, broken, tmp)
-        if tmp[s] > top:
-            tmp[s] = top
-        if qp < 1:
-            qp = 1
-        if qp > q:
-            q = qp
-            for i in range(4):
-                floor[i] = tmp[i]
-        break
-    return q
 
 
 @njit

@@ -35,12 +35,11 @@ from spades.search._dd_kernel import (
     _gen,
     _hint_is_legal,
     _low,
-    _quick_with_entry,
     _share_run_values,
     _side_top_trumps,
     _single_run,
 )
-from spades.search._jit import HIGH13, POP13, njit, popcount, trick_winner
+from spades.search._jit import HIGH13, LOW13, NON_SPADES, POP13, njit, popcount, trick_winner
 from spades.search._jit import beats as _beats
 from spades.search._jit import field as _field
 from spades.search.playout import _run
@@ -171,9 +170,89 @@ def _tw_classes(payoff: IntArray, lo: IntArray) -> None:
 
 
 # ---------------------------------------------------------------------- sure tricks
-# Copies of the trick solver's quick-trick counts (``_dd_kernel``), without the floors its
-# partition search needs: each is a strategy by which one side takes at least that many of
-# the remaining tricks, which is all score mode uses them for.
+# Each count is a strategy by which one side takes at least that many of the remaining
+# tricks. (The trick solver does without the leader's cashable winners: there they cost more
+# than they saved, its table answering those positions; here they save 9% of the nodes.)
+
+
+@njit
+def _quick_tricks(hands: IntArray, leader: int, broken: bool) -> int:
+    """Tricks the leader's side surely takes by the leader cashing top cards, suit by suit.
+
+    A side suit counts no more often than an opponent who could ruff can follow (unless the
+    leader's spade winners draw every opponent's spade first). A suit where partner might
+    have to take over the lead (a higher card than the leader's lowest winner, or only spades
+    to ruff with) gives one trick at most, cashed last."""
+    h = hands[leader]
+    o1 = hands[(leader + 1) & 3]
+    o3 = hands[(leader + 3) & 3]
+    pa = hands[leader ^ 2]
+    trumps1 = (o1 & 0x1FFF) != 0
+    trumps3 = (o3 & 0x1FFF) != 0
+    partner_only_spades = (pa & NON_SPADES) == 0 and pa != 0
+    q = 0
+    risky = False
+    for s in range(4):
+        f = _field(h, s)
+        if f == 0:
+            continue
+        if s == 0 and not broken and (h & NON_SPADES) != 0:
+            continue
+        a = _field(o1, s)
+        b = _field(o3, s)
+        ho = HIGH13[a | b]
+        wins = f >> (ho + 1)
+        w = POP13[wins]
+        if w == 0:
+            continue
+        if s != 0:
+            if trumps1 and POP13[a] < w:
+                w = POP13[a]
+            if trumps3 and POP13[b] < w:
+                w = POP13[b]
+            if w == 0:
+                continue
+        pf = _field(pa, s)
+        lowest_win = LOW13[wins] + ho + 1
+        if (pf >> lowest_win) != 0 or (s != 0 and pf == 0 and partner_only_spades):
+            risky = True
+        else:
+            q += w
+            if s == 0 and w >= POP13[a] and w >= POP13[b]:
+                # Cashing these spades first draws the opponents' trumps: no side suit
+                # can be ruffed afterwards.
+                trumps1 = False
+                trumps3 = False
+    return q + 1 if risky else q
+
+
+@njit
+def _quick_with_entry(hands: IntArray, leader: int, broken: bool) -> int:
+    """The better of the leader cashing his own top cards and, when he can reach partner with
+    a lead partner wins for sure, partner cashing his."""
+    q = _quick_tricks(hands, leader, broken)
+    pa = leader ^ 2
+    h = hands[leader]
+    ph = hands[pa]
+    o1 = hands[(leader + 1) & 3]
+    o3 = hands[(leader + 3) & 3]
+    for s in range(4):
+        f = _field(h, s)
+        pf = _field(ph, s)
+        if f == 0 or pf == 0:
+            continue
+        if s == 0 and not broken and (h & NON_SPADES) != 0:
+            continue
+        a = _field(o1, s)
+        b = _field(o3, s)
+        top = HIGH13[pf]
+        if top < HIGH13[a | b] or top < HIGH13[f]:
+            continue
+        if s != 0 and ((a == 0 and (o1 & 0x1FFF) != 0) or (b == 0 and (o3 & 0x1FFF) != 0)):
+            continue
+        q = max(q, _quick_tricks(hands, pa, broken), 1)
+        break
+    return q
 
 
 @njit
@@ -420,7 +499,7 @@ def _search(
                             if hi[tx, r - m] < ub:
                                 ub = hi[tx, r - m]
                     if lb < beta and ub > alpha and lb != ub:
-                        q = min(_quick_with_entry(hands, leader, broken, key[4:8], key[8:16]), r)
+                        q = min(_quick_with_entry(hands, leader, broken), r)
                         if (leader & 1) == 0:
                             if lo[tw, q] > lb:
                                 lb = lo[tw, q]

@@ -88,7 +88,7 @@ class ScoreSolver:
         self._ftc = np.zeros((54, 4), dtype=np.int64)
         self._mvs = np.zeros((54, 16), dtype=np.int64)
         self._scs = np.zeros((54, 16), dtype=np.int64)
-        self._key = np.zeros(16, dtype=np.int64)  # the table key; 4..15: sure-trick scratch
+        self._key = np.zeros(4, dtype=np.int64)  # the table key of a position
         self._stats = np.zeros(8, dtype=np.int64)
         self._table_id = b""
         self.use_dd = True
