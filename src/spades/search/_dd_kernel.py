@@ -30,6 +30,23 @@ IntArray = np.ndarray[Any, np.dtype[np.int64]]
 ByteArray = np.ndarray[Any, np.dtype[np.int8]]
 
 
+# Lead weights by case, for a lead that loses the trick (row 0) or wins it (row 1), after
+# DDS's; each adds the card's relative rank (term 1), minus its rank (term 2) or nothing (0).
+LEAD_AT_SINGLETON_TOP = 0  # an opponent's top card is a singleton
+LEAD_WITH_SECOND_OPPOSITE = 1  # we hold the top, partner the second
+LEAD_THE_TOP = 2  # the top card itself
+LEAD_UNDER_OWN_TOP = 3  # a lower card of a suit we top
+LEAD_TO_TOP_WITH_SECOND = 4  # partner holds the top, we the second
+LEAD_TO_PARTNERS_TOP = 5
+LEAD_SECOND_FROM_SEQUENCE = 6  # the second-best card, from a run
+LEAD_FROM_SEQUENCE = 7
+LEAD_OTHER = 8
+LEAD_WEIGHT = np.array(
+    [[2, 33, 38, -14, 34, 34, 35, 15, 15], [35, 48, 31, -3, 42, 28, 40, 22, 11]], dtype=np.int64
+)
+LEAD_TERM = np.array([[1, 1, 0, 1, 1, 1, 0, 2, 2], [1, 1, 0, 1, 1, 1, 0, 1, 1]], dtype=np.int64)
+
+
 @njit
 def _holder(hands: IntArray, s: int, r: int) -> int:
     for q in range(4):
@@ -103,41 +120,26 @@ def _lead_score(hands: IntArray, p: int, s: int, lo: int, hi: int, allh: int) ->
             win = sp_p > sp_r
         else:
             win = True
-    if win:
-        if (n_l == 1 and h1 == lh) or (n_r == 1 and h1 == rh):
-            return delta + 35 + rr
-        if h1 == p:
-            if h2 == pa:
-                return delta + 48 + rr
-            if has_top:
-                return delta + 31
-            return delta - 3 + rr
-        if h1 == pa:
-            if h2 == p:
-                return delta + 42 + rr
-            return delta + 28 + rr
-        if seq and hi == t2:
-            return delta + 40
-        if seq:
-            return delta + 22 + rr
-        return delta + 11 + rr
-    if h2 == pa and h3 == pa:
-        delta += 20
-    elif ((h2 == p and h3 == pa) or (h2 == pa and h3 == p)) and n_p > 1:
-        delta += 13
+    if not win:
+        # Leads that lose the trick but set up the suit for our side.
+        if h2 == pa and h3 == pa:
+            delta += 20
+        elif ((h2 == p and h3 == pa) or (h2 == pa and h3 == p)) and n_p > 1:
+            delta += 13
     if (n_l == 1 and h1 == lh) or (n_r == 1 and h1 == rh):
-        return delta + rr + 2
-    if h1 == p:
-        if h2 == pa:
-            return delta + 33 + rr
-        if has_top:
-            return delta + 38
-        return delta - 14 + rr
-    if h1 == pa:
-        return delta + 34 + rr
-    if seq and hi == t2:
-        return delta + 35
-    return delta + 15 - lo
+        case = LEAD_AT_SINGLETON_TOP
+    elif h1 == p:
+        case = LEAD_WITH_SECOND_OPPOSITE if h2 == pa else (LEAD_THE_TOP if has_top else LEAD_UNDER_OWN_TOP)
+    elif h1 == pa:
+        case = LEAD_TO_TOP_WITH_SECOND if h2 == p else LEAD_TO_PARTNERS_TOP
+    elif seq and hi == t2:
+        case = LEAD_SECOND_FROM_SEQUENCE
+    else:
+        case = LEAD_FROM_SEQUENCE if seq else LEAD_OTHER
+    w = 1 if win else 0
+    term = LEAD_TERM[w, case]
+    weight: int = delta + LEAD_WEIGHT[w, case] + (rr if term == 1 else (-lo if term == 2 else 0))
+    return weight
 
 
 @njit
