@@ -243,14 +243,11 @@ def _gen(
     mv: IntArray,
     sc: IntArray,
     pref: int,
-    merge: bool,
 ) -> int:
-    """Write the legal cards of seat ``p`` to ``mv``, best first; the card (or run) holding
-    ``pref`` (the table's best move, or -1) goes first. With ``merge``, one card per run of
-    equivalent cards (no live card between them): exact in this position, but a bound proven
-    that way holds only where those runs are runs too, so the partition-search solver does
-    not merge inside the search (it would have to count every merged card as relevant, which
-    costs more than it saves)."""
+    """Write the legal cards of seat ``p`` to ``mv``, one per run of equivalent cards (no live
+    card between them; the run's lowest), best first; the run holding ``pref`` (the table's
+    best move or the remembered card, or -1) goes first. A bound proven with merged runs holds
+    only where those runs are runs too: ``_store`` counts their lower cards as relevant."""
     h = hands[p]
     if tn > 0:
         lead_suit = tc[0] // 13
@@ -269,10 +266,7 @@ def _gen(
     for i in range(tn):
         tmask |= 1 << tc[i]
     others = (allh & ~h) | tmask
-    partner = p ^ 2
-    opp_next = (p + 1) & 3
     best = -1
-    partner_wins = False
     bi = 0
     if tn > 0:
         best = tc[0]
@@ -280,7 +274,6 @@ def _gen(
             if _beats(tc[i], best):
                 best = tc[i]
                 bi = i
-        partner_wins = ((leader + bi) & 3) == partner
     n = 0
     for s in range(4):
         f = _field(legal, s)
@@ -292,7 +285,7 @@ def _gen(
         top = -1
         while True:
             r = HIGH13[f] if f else -1
-            if merge and r >= 0 and prev >= 0 and ((o >> (r + 1)) & ((1 << (prev - r - 1)) - 1)) == 0:
+            if r >= 0 and prev >= 0 and ((o >> (r + 1)) & ((1 << (prev - r - 1)) - 1)) == 0:
                 rep = r
                 f ^= 1 << r
                 prev = r
@@ -305,14 +298,15 @@ def _gen(
                 else:
                     wins = _beats(c, best)
                     if tn == 3:
-                        if partner_wins or not wins:
+                        if bi == 1 or not wins:  # partner (second to play) holds the trick
                             score = 30 - rep - (20 if s == 0 and lead_suit != 0 else 0)
                         else:
                             score = 100 - rep
                     elif tn == 2:
                         score = _third_hand_score(hands, tc, tn, leader, p, s, rep, top, best, bi)
                     else:
-                        nxt = hands[opp_next]
+                        # Second hand: win only where third hand cannot beat the card.
+                        nxt = hands[(p + 1) & 3]
                         nf = _field(nxt, lead_suit)
                         if nf != 0:
                             threat = 13 * lead_suit + HIGH13[nf]
@@ -320,10 +314,7 @@ def _gen(
                             threat = HIGH13[nxt & 0x1FFF]
                         else:
                             threat = -1
-                        safe_partner = partner_wins and (threat < 0 or _beats(best, threat))
-                        if safe_partner:
-                            score = 50 - rep - (20 if s == 0 and lead_suit != 0 else 0)
-                        elif wins and (threat < 0 or _beats(c, threat)):
+                        if wins and (threat < 0 or _beats(c, threat)):
                             score = 90 - rep
                         elif wins:
                             score = 45 - rep
@@ -886,7 +877,7 @@ def _search(
                         fr[d, F_N] = 1
                         fr[d, F_LAZY] = pref + 1
                     else:
-                        fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
+                        fr[d, F_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref)
                         fr[d, F_LAZY] = 0
                 fr[d, F_I] = 0
                 fr[d, F_VAL] = -1 if (p & 1) == 0 else 99
@@ -907,7 +898,6 @@ def _search(
                     mvs[d],
                     scs[d],
                     fr[d, F_LAZY] - 1,
-                    True,
                 )
                 fr[d, F_N] = n
                 fr[d, F_LAZY] = 0
@@ -1230,7 +1220,7 @@ def _solve(
         values[c] = -1
     mv = np.zeros(16, dtype=np.int64)
     sc = np.zeros(16, dtype=np.int64)
-    n = _gen(hands, tc, tn, leader, broken, p, mv, sc, -1, True)
+    n = _gen(hands, tc, tn, leader, broken, p, mv, sc, -1)
     ns = (p & 1) == 0
     skip_floor = np.zeros(4, dtype=np.int64)
     skip_value = np.zeros(4, dtype=np.int64)

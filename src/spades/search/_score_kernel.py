@@ -32,7 +32,12 @@ from typing import Any
 import numpy as np
 
 from spades.search._dd_kernel import (
+    ENTER,
+    EXIT,
+    FINISH,
+    NEXT,
     _gen,
+    _hash,
     _hint_is_legal,
     _low,
     _share_run_values,
@@ -65,12 +70,6 @@ S_TW = 12
 S_KEY = 13
 S_LAZY = 14
 NS_FIELDS = 15
-
-ENTER = 0
-NEXT = 1
-FINISH = 2
-EXIT = 3
-
 
 # ---------------------------------------------------------------------- payoff ranges
 
@@ -321,13 +320,6 @@ def _skey(hands: IntArray, leader: int, broken: bool, tw: int, out: IntArray) ->
 
 
 @njit
-def _hash(k: int) -> int:
-    x = (k ^ (k >> 29)) & 0x3FFFFFFFFFFFFFFF
-    x = (x * 2654435761) & 0x3FFFFFFFFFFFFFFF
-    return x ^ (x >> 31)
-
-
-@njit
 def _killer_key(hands: IntArray, tc: IntArray, tn: int, leader: int, p: int, tw: int) -> int:
     """Similar nodes for the cut-off card cache (a hint only: a clash costs time, never
     correctness). On lead: the same hand and partner's suit-length parities; following suit:
@@ -540,7 +532,7 @@ def _search(
                         fr[d, S_N] = 1
                         fr[d, S_LAZY] = pref + 1
                     else:
-                        fr[d, S_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref, True)
+                        fr[d, S_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref)
                         fr[d, S_LAZY] = 0
                 fr[d, S_I] = 0
                 fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
@@ -561,7 +553,6 @@ def _search(
                     mvs[d],
                     scs[d],
                     fr[d, S_LAZY] - 1,
-                    True,
                 )
                 fr[d, S_LAZY] = 0
                 i = 1
@@ -863,7 +854,7 @@ def _score_solve(
         values[c] = -INF - 1
     mv = np.zeros(16, dtype=np.int64)
     sc = np.zeros(16, dtype=np.int64)
-    n = _gen(hands, tc, tn, leader, broken, p, mv, sc, -1, True)
+    n = _gen(hands, tc, tn, leader, broken, p, mv, sc, -1)
     ns = (p & 1) == 0
     for i in range(n):
         c = mv[i]
