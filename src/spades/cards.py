@@ -125,6 +125,11 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        """Pickle (and copy) as the mask: the default slot restore would hit ``__setattr__``.
+        Observations and actions cross to the server's worker processes this way."""
+        return (CardSet, (self.mask,))
+
     @classmethod
     def parse(cls, text: str | Iterable[str]) -> CardSet:
         """Read space-separated card text (or a list of card texts); duplicates are an error."""
