@@ -8,7 +8,7 @@ hand and the trick or bid where it happened.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,8 +100,12 @@ def load(path: str | Path) -> Replay:
     return loads(text)
 
 
-def replay(data: Any) -> Replay:
-    """Check and replay a parsed record; raise ``InvalidRecord`` naming the first violation."""
+def replay(data: Any, *, on_hand: Callable[[int, Game], None] | None = None) -> Replay:
+    """Check and replay a parsed record; raise ``InvalidRecord`` naming the first violation.
+
+    ``on_hand(number, game)`` is called after each hand is replayed (1-based, the last one
+    maybe partial), so a caller can read what the game holds only until the next deal (the
+    hand's tricks) in the same single pass; whatever it raises goes through unchanged."""
     if not isinstance(data, Mapping):
         raise InvalidRecord("a record must be a JSON object")
     fmt = data.get("format", FORMAT)
@@ -137,6 +141,8 @@ def replay(data: Any) -> Replay:
             raise
         except SpadesError as e:
             raise InvalidRecord(_prefixed(str(e), number)) from None
+        if on_hand is not None:
+            on_hand(number, game)
     extra = {
         k: v for k, v in data.items() if k not in ("format", "rules", "players", "first_dealer", "hands")
     }

@@ -79,12 +79,13 @@ class HandCheck:
     why: str
 
 
-def verify_record(data: Any) -> tuple[Replay, list[HandCheck]]:
+def verify_record(data: Any, *, replayed: Replay | None = None) -> tuple[Replay, list[HandCheck]]:
     """Replay a record (rules checked by the engine) and check every published proof.
 
     Raises ``InvalidRecord`` for a record that breaks a rule or has no readable proofs; a proof
-    that does not match is a failed ``HandCheck`` naming the hand and what differs."""
-    rep = replay(data)
+    that does not match is a failed ``HandCheck`` naming the hand and what differs.
+    ``replayed``: ``replay(data)`` already done by the caller (the replay page), not done twice."""
+    rep = replayed if replayed is not None else replay(data)
     proofs = data.get("proofs") if isinstance(data, Mapping) else None
     if not isinstance(proofs, list) or not proofs:
         raise InvalidRecord("the record holds no shuffle proofs (field proofs)")
