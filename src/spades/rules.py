@@ -8,9 +8,11 @@ top with ``Rules.from_spec``. Validation lives here so that every door into the 
 from __future__ import annotations
 
 import dataclasses
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from types import MappingProxyType
+from typing import Any, Final, Literal, TypeGuard
 
 from spades.errors import InvalidRules
 
@@ -93,66 +95,167 @@ class Rules:
         if isinstance(spec, str):
             return preset(spec)
         if not isinstance(spec, Mapping):
-            raise InvalidRules(f"rules must be a preset name or an object, not {spec!r}")
+            raise InvalidRules(f"rules must be a preset name or an object, not {show(spec)}")
         options = dict(spec)
         preset_name = options.pop("preset", None)
         if preset_name is not None:
             if not isinstance(preset_name, str):
-                raise InvalidRules(f"preset must be a name, not {preset_name!r}")
+                raise InvalidRules(f"preset must be a name, not {show(preset_name)}")
             start = preset(preset_name)
         else:
             start = base or PRESETS["standard"]
         values = start.to_dict()
         for name, value in options.items():
             if name not in values:
-                raise InvalidRules(f"unknown rule option {name!r}")
+                raise InvalidRules(f"unknown rule option {show(name)}")
             values[name] = value
         return Rules(**values)
 
 
-def _is_int(value: object) -> bool:
+RANGES: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
+    {
+        "target": (1, 2000),
+        "nil_bonus": (0, 1000),
+        "blind_nil_bonus": (0, 2000),
+        "blind_nil_exchange": (0, 13),
+        "blind_nil_behind": (0, 4000),
+        "bag_limit": (1, 100),
+        "bag_penalty": (0, 2000),
+        "lose_at": (-2000, 1999),
+    }
+)
+"""Inclusive range of every whole-number option: the one place these numbers live.
+
+``_validate`` reads it, and so may a lobby form or a doc page. Why each bound:
+``docs/rules-notes.md`` (Option ranges). The bounds keep the target within reach and every
+score a small number: one hand moves a total by at most 10 * 26 + 13 + 2 * 2000 + 13 * 2000
+points (a set contract of 26, thirteen bags, two Blind Nils, thirteen bag penalties). They
+cannot make every game end whatever the players do: a side that is always set never reaches
+the target (``lose_at`` ends such games). ``lose_at`` must also be below ``target``.
+"""
+
+NULLABLE: Final[frozenset[str]] = frozenset({"blind_nil_behind", "lose_at"})
+"""Options of ``RANGES`` that may also be null (off)."""
+
+CHOICES: Final[Mapping[str, tuple[object, ...]]] = MappingProxyType(
+    {
+        "players": (4, 2),
+        "teams": (True, False),
+        "min_bid": (0, 1),
+        "blind_nil": (True, False),
+        "set_penalty": ("minus", "zero"),
+        "bags": ("carry", "reset", "off"),
+    }
+)
+"""Options that take one of a few values; a value must equal one and be of its type, so
+``1`` is not ``true`` and ``4.0`` is not ``4``."""
+
+
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _validate(r: Rules) -> None:
-    def bad(name: str, why: str) -> InvalidRules:
-        return InvalidRules(f"rule option {name} = {getattr(r, name)!r}: {why}")
+_LOG10_2 = 0.30102999566398120
 
-    for name in ("target", "nil_bonus", "blind_nil_bonus", "bag_penalty", "bag_limit"):
-        if not _is_int(getattr(r, name)):
-            raise bad(name, "must be a whole number")
-    if r.players not in (2, 4) or not _is_int(r.players):
-        raise bad("players", "must be 4 or 2")
-    if not isinstance(r.teams, bool):
-        raise bad("teams", "must be true or false")
+
+def _digits(n: int) -> str:
+    """Decimal digits of ``n`` without ``str(n)``, which Python refuses past 4,300 digits.
+
+    ``n`` lies in [2**(b-1), 2**b), so it has d or d + 1 digits, d those of 2**(b-1); one
+    comparison decides, unless ``n`` is so long that building 10**d would itself be slow."""
+    n = abs(n)
+    b = n.bit_length()
+    d = int((b - 1) * _LOG10_2) + 1
+    if b > 200_000:
+        return f"about {d}"
+    return str(d + 1 if n >= 10**d else d)
+
+
+def _show_int(value: int) -> str:
+    if value.bit_length() <= 100:  # up to 30 digits: printed as they are
+        return repr(value)
+    sign = "a negative" if value < 0 else "a"
+    return f"{sign} number of {_digits(value)} digits"
+
+
+class _ShortRepr(reprlib.Repr):
+    """``reprlib`` with short limits, whose ints never go through ``str`` when huge."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 2
+        self.maxstring = 40
+        self.maxother = 40
+
+    def repr_int(self, x: int, level: int) -> str:
+        return _show_int(x)
+
+
+_SHORT = _ShortRepr()
+_SHOW_MAX = 60
+
+
+def show(value: object) -> str:
+    """A value as an error message may print it: one line, at most 60 characters, never
+    raising (a 5,000-digit number is "a number of 5000 digits", a long string is cut)."""
+    try:
+        text = _show_int(value) if _is_int(value) else _SHORT.repr(value)
+    except Exception:  # a foreign object whose repr fails still gets a message
+        text = f"a value of type {type(value).__name__}"
+    lines = text.splitlines()  # reprs of foreign objects may hold line breaks
+    if len(lines) > 1:
+        text = " ".join(lines)
+    if len(text) > _SHOW_MAX:
+        text = text[: _SHOW_MAX - 3] + "..."
+    return text
+
+
+def _spell(choice: object) -> str:
+    """A choice as the records and the web spell it: true/false, 'name', 4."""
+    if isinstance(choice, bool):
+        return "true" if choice else "false"
+    return repr(choice)
+
+
+def _one_of(value: object, choices: tuple[object, ...]) -> bool:
+    # Type first: an object whose == misbehaves (an array, say) is never compared.
+    return any(type(value) is type(c) and value == c for c in choices)
+
+
+def _validate(r: Rules) -> None:
+    """Check every option alone (``RANGES``, ``CHOICES``), then the combinations.
+
+    Options are checked in field order, so the first bad one is the one reported."""
+
+    def bad(name: str, why: str) -> InvalidRules:
+        return InvalidRules(f"rule option {name} = {show(getattr(r, name))}: {why}")
+
+    for field in dataclasses.fields(r):
+        name = field.name
+        value = getattr(r, name)
+        if name in RANGES:
+            if value is None and name in NULLABLE:
+                continue
+            low, high = RANGES[name]
+            below = ""
+            if name == "lose_at" and _is_int(r.target):
+                high, below = min(high, r.target - 1), " (below the target)"
+            if not (_is_int(value) and low <= value <= high):
+                null = "null or " if name in NULLABLE else ""
+                raise bad(name, f"must be {null}a whole number {low}..{high}{below}")
+        elif name in CHOICES:
+            choices = CHOICES[name]
+            if not _one_of(value, choices):
+                spelled = [_spell(c) for c in choices]
+                raise bad(name, f"must be {', '.join(spelled[:-1])} or {spelled[-1]}")
     if r.teams and r.players != 4:
         raise bad("teams", "partnerships need 4 players")
-    if r.min_bid not in (0, 1) or not _is_int(r.min_bid):
-        raise bad("min_bid", "must be 0 or 1")
-    if not isinstance(r.blind_nil, bool):
-        raise bad("blind_nil", "must be true or false")
     if r.blind_nil and r.min_bid != 0:
         raise bad("blind_nil", "Blind Nil needs min_bid 0")
     if r.blind_nil and r.players == 2:
         raise bad("blind_nil", "the two-player draw shows every player his cards")
-    if not _is_int(r.blind_nil_exchange) or not 0 <= r.blind_nil_exchange <= 13:
-        raise bad("blind_nil_exchange", "must be 0..13")
-    if r.blind_nil_behind is not None and not _is_int(r.blind_nil_behind):
-        raise bad("blind_nil_behind", "must be null or a whole number")
-    if r.set_penalty not in ("minus", "zero"):
-        raise bad("set_penalty", "must be 'minus' or 'zero'")
-    if r.bags not in ("carry", "reset", "off"):
-        raise bad("bags", "must be 'carry', 'reset' or 'off'")
-    if r.bag_limit < 1:
-        raise bad("bag_limit", "must be at least 1")
-    if r.target < 1:
-        raise bad("target", "must be at least 1")
-    if r.lose_at is not None and not _is_int(r.lose_at):
-        raise bad("lose_at", "must be null or a whole number")
-    if r.lose_at is not None and r.lose_at >= r.target:
-        raise bad("lose_at", "must be below the target")
     fd = r.first_dealer
-    if not (fd in ("draw", "random") or (_is_int(fd) and 0 <= int(fd) < r.players)):
+    if not ((isinstance(fd, str) and fd in ("draw", "random")) or (_is_int(fd) and 0 <= int(fd) < r.players)):
         raise bad("first_dealer", f"must be 'draw', 'random' or a seat 0..{r.players - 1}")
 
 
@@ -169,4 +272,4 @@ def preset(name: str) -> Rules:
         return PRESETS[name]
     except KeyError:
         known = ", ".join(PRESETS)
-        raise InvalidRules(f"unknown preset {name!r} (known: {known})") from None
+        raise InvalidRules(f"unknown preset {show(name)} (known: {known})") from None
