@@ -130,7 +130,7 @@ async def run(base: str, tables: int, seconds: float, think: float, warmup: floa
             post,
             base + "/api/tables",
             {
-                "rules": {"target": 100000},
+                "rules": {"target": 2000},  # the most allowed: ~100 hands, far beyond a run
                 "seats": [{"open": True, "name": f"P{i}.{s}"} for s in range(4)],
                 "bot_delay_ms": 0,
                 "away_s": 3600,
