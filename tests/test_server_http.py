@@ -1,0 +1,308 @@
+"""The guarded HTTP protocols on a real uvicorn server: slow clients are cut off, normal
+requests and websockets still work, and one address cannot hold more than its share.
+
+Each test starts uvicorn in a thread on a free port of 127.0.0.1, with a tiny ASGI app, once
+per HTTP parser (httptools, uvicorn's default here, and h11). Timeouts are short (0.5 s)
+and the only timing asserted is "closed before 5 s".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any, Literal
+
+import pytest
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+import uvicorn
+from websockets.sync.client import connect as ws_connect
+
+from spades.errors import SpadesError
+from spades.server.httpguard import guarded_protocol
+
+Http = Literal["httptools", "h11"]
+PARSERS: list[Http] = ["httptools", "h11"]
+SHORT = 0.5
+LONG = 60.0
+BOUND = 5.0
+
+
+async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """``/slow`` answers after 1.5 s, ``/echo`` the length of the body it read; a
+    websocket echoes one message."""
+    if scope["type"] == "websocket":
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        while True:
+            msg = await receive()
+            if msg["type"] != "websocket.receive":
+                return
+            await send({"type": "websocket.send", "text": "echo:" + (msg.get("text") or "")})
+    if scope["type"] != "http":
+        return
+    body = b""
+    more = True
+    while more:
+        msg = await receive()
+        if msg["type"] == "http.disconnect":
+            return
+        body += msg.get("body", b"")
+        more = msg.get("more_body", False)
+    if scope["path"] == "/slow":
+        await asyncio.sleep(1.5)
+    text = f"ok {len(body)}".encode()
+    await send(
+        {"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"%d" % len(text))]}
+    )
+    await send({"type": "http.response.body", "body": text})
+
+
+@contextlib.contextmanager
+def serve(
+    http: Http,
+    *,
+    header_timeout: float = LONG,
+    body_timeout: float = LONG,
+    per_address: int | None = None,
+) -> Iterator[int]:
+    """A uvicorn server with the guarded protocol in a thread; yields its port."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    protocol = guarded_protocol(
+        header_timeout=header_timeout, body_timeout=body_timeout, per_address=per_address, http=http
+    )
+    config = uvicorn.Config(
+        app,
+        http=protocol,
+        ws="websockets-sansio",
+        lifespan="off",
+        log_level="critical",
+        timeout_keep_alive=int(LONG),  # so that every cut-off seen here is ours
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + BOUND
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        server.force_exit = True
+        thread.join(BOUND)
+        sock.close()
+
+
+def dial(port: int) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=BOUND)
+    s.settimeout(BOUND)
+    return s
+
+
+def closed_within(s: socket.socket, seconds: float = BOUND) -> bool:
+    """Whether the server closes ``s`` before ``seconds``, reading (and dropping) anything it sends."""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        s.settimeout(left)
+        try:
+            if not s.recv(4096):
+                return True
+        except ConnectionResetError:
+            return True
+        except TimeoutError:
+            return False
+    return False
+
+
+def request(path: str = "/echo", body: bytes = b"") -> bytes:
+    return f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
+
+
+def response(s: socket.socket, buffered: bytearray) -> bytes:
+    """The next whole response on ``s`` (``buffered`` holds bytes read past the previous
+    one), or b"" if the server closed instead."""
+    try:
+        while b"\r\n\r\n" not in buffered:
+            chunk = s.recv(4096)
+            if not chunk:
+                return b""
+            buffered += chunk
+        top, _, _ = bytes(buffered).partition(b"\r\n\r\n")
+        length = int(top.lower().split(b"content-length:", 1)[1].split(b"\r\n", 1)[0])
+        size = len(top) + 4 + length
+        while len(buffered) < size:
+            chunk = s.recv(4096)
+            if not chunk:
+                return b""
+            buffered += chunk
+    except (ConnectionResetError, BrokenPipeError):
+        return b""
+    whole = bytes(buffered[:size])
+    del buffered[:size]
+    return whole
+
+
+def ask(s: socket.socket, path: str = "/echo", body: bytes = b"") -> bytes:
+    """One keep-alive request on ``s``; the whole response, or b"" if the server closed instead."""
+    try:
+        s.sendall(request(path, body))
+    except (ConnectionResetError, BrokenPipeError):
+        return b""
+    return response(s, bytearray())
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_half_a_request_line_is_closed_after_the_header_timeout(http: Http) -> None:
+    with serve(http, header_timeout=SHORT) as port, dial(port) as s:
+        s.sendall(b"GET /ec")
+        assert closed_within(s)
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_a_silent_connection_is_closed_after_the_header_timeout(http: Http) -> None:
+    with serve(http, header_timeout=SHORT) as port, dial(port) as s:
+        assert closed_within(s)
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_headers_trickled_a_byte_at_a_time_do_not_reset_the_deadline(http: Http) -> None:
+    head = b"GET /echo HTTP/1.1\r\nHost: t\r\n" + b"X-Pad: " + b"a" * 200
+    with serve(http, header_timeout=SHORT) as port, dial(port) as s:
+        end = time.monotonic() + BOUND
+        for byte in head:
+            assert time.monotonic() < end, "the trickle was never cut off"
+            try:
+                s.sendall(bytes([byte]))
+            except (ConnectionResetError, BrokenPipeError):
+                break
+            if closed_within(s, 0.05):
+                break
+        else:
+            pytest.fail("the whole trickle went through")
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_the_next_request_on_a_kept_alive_connection_has_the_same_deadline(http: Http) -> None:
+    with serve(http, header_timeout=SHORT) as port, dial(port) as s:
+        assert ask(s).startswith(b"HTTP/1.1 200")
+        s.sendall(b"GET /echo HTTP/1.1\r\nHo")
+        assert closed_within(s)
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_a_body_short_of_its_content_length_is_closed_after_the_body_timeout(http: Http) -> None:
+    with serve(http, body_timeout=SHORT) as port, dial(port) as s:
+        s.sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n" + b"x" * 10)
+        assert closed_within(s)
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_normal_requests_and_a_slow_application_are_not_cut_off(http: Http) -> None:
+    with serve(http, header_timeout=SHORT, body_timeout=SHORT) as port, dial(port) as s:
+        assert ask(s, body=b"x" * 100).startswith(b"HTTP/1.1 200")
+        assert ask(s, body=b"x" * 100).endswith(b"ok 100")
+        # the application takes longer than both timeouts: that is not the client's fault
+        assert ask(s, "/slow").endswith(b"ok 0")
+        assert ask(s).endswith(b"ok 0")
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_pipelined_requests_wait_for_the_application_not_for_a_deadline(http: Http) -> None:
+    with serve(http, header_timeout=SHORT, body_timeout=SHORT) as port, dial(port) as s:
+        s.sendall(request("/slow") + request("/echo", b"abc") + request("/echo", b"x"))
+        buffered = bytearray()
+        assert response(s, buffered).endswith(b"ok 0")
+        assert response(s, buffered).endswith(b"ok 3")
+        assert response(s, buffered).endswith(b"ok 1")
+        assert closed_within(s)  # and then the clock of the next request runs
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_a_websocket_upgrade_still_works_and_outlives_the_timeouts(http: Http) -> None:
+    with (
+        serve(http, header_timeout=SHORT, body_timeout=SHORT) as port,
+        ws_connect(f"ws://127.0.0.1:{port}/ws", open_timeout=BOUND) as ws,
+    ):
+        ws.send("hi")
+        assert ws.recv(timeout=BOUND) == "echo:hi"
+        time.sleep(3 * SHORT)  # an idle websocket is no slow request
+        ws.send("again")
+        assert ws.recv(timeout=BOUND) == "echo:again"
+
+
+def refused(port: int) -> bool:
+    """Whether a new connection is closed without an answer."""
+    with dial(port) as s:
+        return not ask(s).startswith(b"HTTP/1.1 200")
+
+
+def eventually_accepted(port: int) -> bool:
+    end = time.monotonic() + BOUND
+    while time.monotonic() < end:
+        if not refused(port):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_one_address_holds_at_most_per_address_connections(http: Http) -> None:
+    with serve(http, per_address=3) as port:
+        held = [dial(port) for _ in range(3)]
+        try:
+            for s in held:
+                assert ask(s).startswith(b"HTTP/1.1 200")
+            assert refused(port)
+            held.pop().close()
+            assert eventually_accepted(port)
+            # the ones still held were never disturbed
+            for s in held:
+                assert ask(s).startswith(b"HTTP/1.1 200")
+        finally:
+            for s in held:
+                s.close()
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_websockets_count_against_the_cap_until_they_close(http: Http) -> None:
+    with (
+        serve(http, per_address=2) as port,
+        ws_connect(f"ws://127.0.0.1:{port}/ws", open_timeout=BOUND) as first,
+        ws_connect(f"ws://127.0.0.1:{port}/ws", open_timeout=BOUND) as second,
+    ):
+        assert refused(port)
+        first.close()
+        assert eventually_accepted(port)
+        second.send("still here")
+        assert second.recv(timeout=BOUND) == "echo:still here"
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_no_cap_when_per_address_is_none(http: Http) -> None:
+    with serve(http, per_address=None) as port:
+        held = [dial(port) for _ in range(40)]
+        try:
+            assert all(ask(s).startswith(b"HTTP/1.1 200") for s in held)
+        finally:
+            for s in held:
+                s.close()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"header_timeout": 0}, {"body_timeout": -1.0}, {"body_timeout": float("nan")}, {"per_address": 0}],
+)
+def test_bad_settings_are_one_line_errors(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(SpadesError, match=r"^(header_timeout|body_timeout|per_address) must be [^\n]*$"):
+        guarded_protocol(**kwargs)
