@@ -30,6 +30,7 @@ from spades.server.replayview import (
     parse_record_json,
     replay_body,
     replay_view,
+    view_json,
 )
 from spades.state import Game, Phase
 
@@ -218,6 +219,13 @@ def test_a_replay_past_its_deadline_stops_after_a_hand() -> None:
     view = replay_view(data, deadline=time.monotonic() - 1)
     assert view == {"error": "the record took too long to replay (stopped after hand 1)"}
     assert replay_view(data, deadline=time.monotonic() + 60)["error"] is None
+
+
+def test_view_json_is_what_starlette_would_send() -> None:
+    starlette = pytest.importorskip("starlette.responses")
+    view = replay_view(bot_record("standard", 9, hands=2, extra=5))
+    view["players"][0] = "Zoë ✓ \U0001f600"
+    assert view_json(view) == starlette.JSONResponse(view).body
 
 
 def test_replay_body_parses_and_lays_out() -> None:

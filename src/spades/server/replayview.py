@@ -213,6 +213,13 @@ def replay_view(data: Any, *, deadline: float | None = None, max_hands: int = MA
     }
 
 
+def view_json(view: dict[str, Any]) -> bytes:
+    """A view as a response body, byte for byte as Starlette's ``JSONResponse`` renders it."""
+    return json.dumps(view, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode(
+        "utf-8"
+    )
+
+
 def replay_body(body: bytes, *, budget_s: float = REPLAY_BUDGET_S) -> dict[str, Any]:
     """``POST /api/replay`` in one call: parse the body (raising a one-line ``SpadesError``)
     and lay the record out within ``budget_s`` seconds from now."""
@@ -229,4 +236,5 @@ __all__ = [
     "parse_record_json",
     "replay_body",
     "replay_view",
+    "view_json",
 ]
