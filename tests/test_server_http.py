@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import pytest
 
@@ -25,7 +29,8 @@ import uvicorn
 from websockets.sync.client import connect as ws_connect
 
 from spades.errors import SpadesError
-from spades.server.httpguard import guarded_protocol
+from spades.server import httpguard
+from spades.server.httpguard import GuardSettings, PeerCounter, guarded_protocol
 
 Http = Literal["httptools", "h11"]
 PARSERS: list[Http] = ["httptools", "h11"]
@@ -66,20 +71,30 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 @contextlib.contextmanager
 def serve(
-    http: Http,
+    http: Http | str,
     *,
     header_timeout: float = LONG,
     body_timeout: float = LONG,
     per_address: int | None = None,
+    max_connections: int | None = None,
+    exempt: str = "",
 ) -> Iterator[int]:
-    """A uvicorn server with the guarded protocol in a thread; yields its port."""
+    """A uvicorn server with the guarded protocol in a thread; yields its port. ``http`` is
+    the parser, or an import string for uvicorn (then the other arguments are ignored)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    protocol = guarded_protocol(
-        header_timeout=header_timeout, body_timeout=body_timeout, per_address=per_address, http=http
-    )
+    protocol: type[asyncio.Protocol] | str = http
+    if http in PARSERS:
+        protocol = guarded_protocol(
+            header_timeout=header_timeout,
+            body_timeout=body_timeout,
+            per_address=per_address,
+            max_connections=max_connections,
+            exempt=exempt,
+            http=cast(Http, http),
+        )
     config = uvicorn.Config(
         app,
         http=protocol,
@@ -299,10 +314,107 @@ def test_no_cap_when_per_address_is_none(http: Http) -> None:
                 s.close()
 
 
+@pytest.mark.parametrize("http", PARSERS)
+def test_a_trusted_proxy_is_exempt_from_the_per_address_cap(http: Http) -> None:
+    with serve(http, per_address=1, exempt="10.0.0.0/8, 127.0.0.1") as port:
+        held = [dial(port) for _ in range(5)]
+        try:
+            assert all(ask(s).startswith(b"HTTP/1.1 200") for s in held)
+        finally:
+            for s in held:
+                s.close()
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_the_process_holds_at_most_max_connections(http: Http) -> None:
+    with serve(http, per_address=None, max_connections=2) as port:
+        with dial(port) as a, dial(port) as b:
+            assert ask(a).startswith(b"HTTP/1.1 200") and ask(b).startswith(b"HTTP/1.1 200")
+            assert refused(port)
+        assert eventually_accepted(port)
+
+
+def test_uvicorn_options_work_through_an_import_string(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(httpguard.ENV, raising=False)
+    options = httpguard.uvicorn_options(header_timeout=SHORT, per_address=2, exempt="10.1.2.3")
+    assert set(options) == {"http"} and options["http"].startswith("spades.server.httpguard:Guarded")
+    with serve(options["http"]) as port:
+        with dial(port) as s:
+            assert closed_within(s)  # the header timeout came through the environment
+        with dial(port) as a, dial(port) as b:
+            assert ask(a).startswith(b"HTTP/1.1 200") and ask(b).startswith(b"HTTP/1.1 200")
+            assert refused(port)  # and so did the cap
+    monkeypatch.delenv(httpguard.ENV)
+    for cls in (httpguard.GuardedH11Protocol, httpguard.GuardedProtocol):
+        cls.settings = cls.peers = None
+
+
+def test_worker_processes_get_the_settings(tmp_path: Any) -> None:
+    """uvicorn starts workers with spawn: a fresh interpreter that imports the class by name
+    and inherits the environment."""
+    env = {
+        **os.environ,
+        httpguard.ENV: json.dumps({"header_timeout": 3.5, "per_address": 7, "exempt": ["::1"]}),
+    }
+    code = (
+        "import pickle, sys; from spades.server.httpguard import GuardedProtocol as G; "
+        "assert pickle.loads(pickle.dumps(G)) is G; print(G._g_setup()[0])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "header_timeout=3.5" in out.stdout and "per_address=7" in out.stdout
+    assert "exempt=('::1',)" in out.stdout
+
+
+def test_bad_settings_in_the_environment_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    for text in ("{not json", '{"colour": 1}', '{"header_timeout": -1}'):
+        monkeypatch.setenv(httpguard.ENV, text)
+        with pytest.raises(
+            SpadesError, match=rf"^(?:{httpguard.ENV} holds bad settings|header_timeout)[^\n]*$"
+        ):
+            GuardSettings.from_env()
+
+
+def test_peer_keys() -> None:
+    peers = PeerCounter(
+        GuardSettings(per_address=2, exempt=("192.168.0.0/16", "unix:/run/x", "2001:db8:1::5"))
+    )
+    assert peers.key("203.0.113.9") == "203.0.113.9"
+    assert peers.key("::ffff:203.0.113.9") == "203.0.113.9"  # a dual-stack socket's IPv4 peer
+    assert peers.key("2001:db8:aa:bb:1:2:3:4") == peers.key("2001:db8:aa:bb:ffff::1") == "2001:db8:aa:bb::/64"
+    assert peers.key("2001:db8:aa:bc::1") != peers.key("2001:db8:aa:bb::1")
+    assert peers.key("192.168.7.7") == "" and peers.key("2001:db8:1::5") == ""  # the proxies
+    assert PeerCounter(GuardSettings(exempt=("*",))).key("203.0.113.9") == ""
+    assert PeerCounter(GuardSettings(per_address=None)).key("203.0.113.9") == ""
+
+
+def test_peer_counting() -> None:
+    peers = PeerCounter(GuardSettings(per_address=2, max_connections=4, exempt=("10.0.0.1",)))
+    a1, a2 = peers.acquire("203.0.113.9"), peers.acquire("203.0.113.9")
+    assert a1 == a2 == "203.0.113.9"
+    assert peers.acquire("203.0.113.9") is None  # its third
+    assert peers.acquire("10.0.0.1") == "" and peers.acquire("10.0.0.1") == ""  # the proxy is free...
+    assert peers.acquire("10.0.0.1") is None  # ...of the per-address cap, not of the total
+    assert peers.total == 4
+    peers.release(a1)
+    assert peers.acquire("198.51.100.1") == "198.51.100.1"
+    for key in ("203.0.113.9", "", "", "198.51.100.1"):
+        peers.release(key)
+    assert peers.total == 0 and peers.counts == {}
+
+
 @pytest.mark.parametrize(
     "kwargs",
-    [{"header_timeout": 0}, {"body_timeout": -1.0}, {"body_timeout": float("nan")}, {"per_address": 0}],
+    [
+        {"header_timeout": 0},
+        {"body_timeout": -1.0},
+        {"body_timeout": float("nan")},
+        {"per_address": 0},
+        {"max_connections": -3},
+    ],
 )
 def test_bad_settings_are_one_line_errors(kwargs: dict[str, Any]) -> None:
-    with pytest.raises(SpadesError, match=r"^(header_timeout|body_timeout|per_address) must be [^\n]*$"):
+    with pytest.raises(
+        SpadesError, match=r"^(header_timeout|body_timeout|per_address|max_connections) must be [^\n]*$"
+    ):
         guarded_protocol(**kwargs)
