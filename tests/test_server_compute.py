@@ -188,6 +188,25 @@ async def test_a_killed_worker_fails_one_call_and_is_replaced() -> None:
     assert "closed" in one_line(info)
 
 
+async def test_closing_ends_the_calls_in_flight_in_one_line() -> None:
+    body = long_body(600)
+    p = ComputePool(1, warm=(), close_grace_s=0.01)
+    assert await p.wait_ready(120)
+    calls = [asyncio.create_task(p.replay(body, timeout=60)) for _ in range(4)]
+    await asyncio.sleep(0.05)
+    await p.close()
+    closed = 0
+    for call in calls:
+        try:
+            view = await call
+        except SpadesError as e:
+            assert str(e) == "replay: the compute pool was closed"
+            closed += 1
+        else:
+            assert view["error"] is None  # finished before the end: a whole answer
+    assert closed >= 2  # the worker runs one call and holds one more at most
+
+
 async def test_the_inline_pool_has_the_same_answers() -> None:
     inline = make_pool(0, warm=("expert", "heuristic"))
     assert isinstance(inline, InlinePool) and inline.ready and await inline.wait_ready(0)

@@ -207,7 +207,8 @@ class ComputePool(Compute):
     """Worker processes (``spawn``) for bot decisions and replays; see the module docstring.
 
     ``processes`` workers, each building the bots in ``warm`` at start; ``replay_budget_s``
-    the time a replay may take in its worker."""
+    the time a replay may take in its worker; ``close_grace_s`` how long ``close`` lets a
+    busy worker finish before terminating it."""
 
     def __init__(
         self,
@@ -215,6 +216,7 @@ class ComputePool(Compute):
         *,
         warm: Sequence[str] = ("expert",),
         replay_budget_s: float = REPLAY_BUDGET_S,
+        close_grace_s: float = CLOSE_GRACE_S,
     ) -> None:
         if not isinstance(processes, int) or processes < 1:
             raise SpadesError(
@@ -223,6 +225,7 @@ class ComputePool(Compute):
         self.processes = processes
         self.warm = tuple(warm)
         self.replay_budget_s = replay_budget_s
+        self.close_grace_s = close_grace_s
         self.restarts = 0
         """How many times a broken pool was replaced."""
         self._ctx = multiprocessing.get_context("spawn")
@@ -282,10 +285,16 @@ class ComputePool(Compute):
         except TimeoutError:
             raise SpadesError(f"{what}: no answer within {timeout:g} s") from None
         except BrokenProcessPool:
+            if self._closed:  # terminated by close()
+                raise SpadesError(f"{what}: the compute pool was closed") from None
             self._restart(executor)
             raise SpadesError(f"{what}: a compute process died; the pool was restarted") from None
         except asyncio.CancelledError:
-            raise
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # our caller is cancelled
+            # The work was cancelled under us: the pool is closing.
+            raise SpadesError(f"{what}: the compute pool was closed") from None
         except Exception as e:  # e.g. an argument that does not pickle
             raise SpadesError(f"{what}: the compute pool failed: {_one_line(e)}") from None
         if answer[0] is None and answer[1] == _STALE:  # the timer and the answer crossed
@@ -336,7 +345,7 @@ class ComputePool(Compute):
         executor = self._executor
         procs = [p for p in (getattr(executor, "_processes", None) or {}).values()]
         executor.shutdown(wait=False, cancel_futures=True)
-        await asyncio.to_thread(_reap, procs, CLOSE_GRACE_S)
+        await asyncio.to_thread(_reap, procs, self.close_grace_s)
 
 
 def _reap(procs: Sequence[BaseProcess], grace: float) -> None:
