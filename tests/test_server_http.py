@@ -78,6 +78,7 @@ def serve(
     per_address: int | None = None,
     max_connections: int | None = None,
     exempt: str = "",
+    loop: str = "auto",
 ) -> Iterator[int]:
     """A uvicorn server with the guarded protocol in a thread; yields its port. ``http`` is
     the parser, or an import string for uvicorn (then the other arguments are ignored)."""
@@ -100,6 +101,7 @@ def serve(
         http=protocol,
         ws="websockets-sansio",
         lifespan="off",
+        loop=loop,
         log_level="critical",
         timeout_keep_alive=int(LONG),  # so that every cut-off seen here is ours
     )
@@ -301,6 +303,21 @@ def test_websockets_count_against_the_cap_until_they_close(http: Http) -> None:
         assert eventually_accepted(port)
         second.send("still here")
         assert second.recv(timeout=BOUND) == "echo:still here"
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_the_plain_asyncio_loop_works_too(http: Http) -> None:
+    """uvloop is the default; asyncio's own transports behave the same for us."""
+    with (
+        serve(http, header_timeout=SHORT, per_address=2, loop="asyncio") as port,
+        ws_connect(f"ws://127.0.0.1:{port}/ws", open_timeout=BOUND) as first,
+        dial(port) as s,
+    ):
+        assert ask(s).startswith(b"HTTP/1.1 200")
+        assert refused(port)
+        first.close()
+        assert eventually_accepted(port)
+        assert closed_within(s)
 
 
 @pytest.mark.parametrize("http", PARSERS)

@@ -183,7 +183,8 @@ class _Guard(asyncio.Protocol):
     _g_timer: asyncio.TimerHandle | None = None
     _g_phase: Phase | None = None
     _g_key: str | None = None
-    """Set while this connection is counted."""
+    """Set while this connection is counted (in ``_g_peers``)."""
+    _g_peers: PeerCounter | None = None
     _g_done = False
     """Set once the socket is closed or handed to the websocket protocol: no more deadlines."""
 
@@ -211,7 +212,7 @@ class _Guard(asyncio.Protocol):
             self._g_done = True
             transport.abort()
             return
-        self._g_key = key
+        self._g_key, self._g_peers = key, peers
         self._g_sync()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -237,7 +238,7 @@ class _Guard(asyncio.Protocol):
         if key is None or self._g_transport is None:
             return
         ws = self._g_transport.get_protocol()
-        peers = self.peers
+        peers = self._g_peers
         if ws is self or peers is None:  # the upgrade did not happen
             self._g_key = key
             return
@@ -253,8 +254,8 @@ class _Guard(asyncio.Protocol):
 
     def _g_release(self) -> None:
         key, self._g_key = self._g_key, None
-        if key is not None and self.peers is not None:
-            self.peers.release(key)
+        if key is not None and self._g_peers is not None:
+            self._g_peers.release(key)
 
     # ---------------------------------------------------------------- deadlines
     def _g_stop(self) -> None:
