@@ -104,6 +104,7 @@ def serve(
         loop=loop,
         log_level="critical",
         timeout_keep_alive=int(LONG),  # so that every cut-off seen here is ours
+        h11_max_incomplete_event_size=httpguard.DEFAULT_MAX_HEADER_BYTES,  # as uvicorn_options sets it
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -215,6 +216,27 @@ def test_the_next_request_on_a_kept_alive_connection_has_the_same_deadline(http:
         assert ask(s).startswith(b"HTTP/1.1 200")
         s.sendall(b"GET /echo HTTP/1.1\r\nHo")
         assert closed_within(s)
+
+
+@pytest.mark.parametrize("http", PARSERS)
+def test_headers_are_capped_in_size(http: Http) -> None:
+    def headers(size: int) -> bytes:
+        lines = b"".join(b"X-%d: %s\r\n" % (i, b"a" * 990) for i in range(size // 1000))
+        return b"GET /echo HTTP/1.1\r\nHost: t\r\n" + lines + b"\r\n"
+
+    with serve(http) as port:
+        with dial(port) as s:
+            s.sendall(headers(20_000))  # big cookies, say
+            assert response(s, bytearray()).endswith(b"ok 0")
+        with dial(port) as s:
+            with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                s.sendall(headers(200_000))
+            answer = b""
+            with contextlib.suppress(ConnectionResetError):
+                answer = s.recv(100)
+            assert not answer.startswith(b"HTTP/1.1 200")
+            assert answer == b"" or answer.startswith((b"HTTP/1.1 431", b"HTTP/1.1 400"))
+            assert closed_within(s)
 
 
 @pytest.mark.parametrize("http", PARSERS)
@@ -354,7 +376,8 @@ def test_the_process_holds_at_most_max_connections(http: Http) -> None:
 def test_uvicorn_options_work_through_an_import_string(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(httpguard.ENV, raising=False)
     options = httpguard.uvicorn_options(header_timeout=SHORT, per_address=2, exempt="10.1.2.3")
-    assert set(options) == {"http"} and options["http"].startswith("spades.server.httpguard:Guarded")
+    assert options["http"].startswith("spades.server.httpguard:Guarded")
+    assert options["h11_max_incomplete_event_size"] == httpguard.DEFAULT_MAX_HEADER_BYTES
     with serve(options["http"]) as port:
         with dial(port) as s:
             assert closed_within(s)  # the header timeout came through the environment

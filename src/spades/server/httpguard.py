@@ -18,6 +18,9 @@ While the application works on a request no deadline runs (that is the applicati
 time, not the client's). A websocket upgrade hands the socket to uvicorn's websocket
 protocol, whose pings watch it from then on.
 
+Headers are also capped in size (``max_header_bytes``, 32 KiB): httptools, uvicorn's
+default parser, takes any amount, so a client could fill our memory within the deadline.
+
 Separately, each peer address (an IPv6 peer by its /64, which is what one customer gets)
 may hold at most ``per_address`` connections at once, websockets included, and the process
 at most ``max_connections``; a connection over either cap is closed as soon as it is
@@ -79,6 +82,7 @@ log = logging.getLogger("spades.server")
 DEFAULT_HEADER_TIMEOUT = 10.0
 DEFAULT_BODY_TIMEOUT = 30.0
 DEFAULT_PER_ADDRESS = 256
+DEFAULT_MAX_HEADER_BYTES = 32 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +95,9 @@ class GuardSettings:
     """Connections the process may hold; ``None``: no cap."""
     exempt: tuple[str, ...] = ()
     """Addresses or networks (a reverse proxy) free of the per-address cap; ``*``: all."""
+    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES
+    """Request line and headers, at most (httptools has no limit of its own; h11 has
+    ``h11_max_incomplete_event_size``, which ``uvicorn_options`` sets to the same)."""
 
     def check(self) -> GuardSettings:
         for name, value in (("header_timeout", self.header_timeout), ("body_timeout", self.body_timeout)):
@@ -99,6 +106,8 @@ class GuardSettings:
         for name, cap in (("per_address", self.per_address), ("max_connections", self.max_connections)):
             if cap is not None and cap < 1:
                 raise SpadesError(f"{name} must be at least 1 (or None for no cap), not {cap}")
+        if self.max_header_bytes < 1024:
+            raise SpadesError(f"max_header_bytes must be at least 1024, not {self.max_header_bytes}")
         return self
 
     @classmethod
@@ -318,6 +327,29 @@ if HttpToolsProtocol is not None:
         # requests whose response is still owed and follow the parser's callbacks.
         _g_in_body = False
         _g_owed = 0
+        # and it takes headers of any size: we count the bytes received while a request's
+        # headers are incomplete (from the chunk where it began, so a pipelined request may
+        # be charged a little of the one before it; browsers do not pipeline)
+        _g_in_head = True
+        _g_head_bytes = 0
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._g_in_head and not self._g_done:
+                self._g_head_bytes += len(data)
+                settings, _ = self._g_setup()
+                if self._g_head_bytes > settings.max_header_bytes and not self.transport.is_closing():
+                    log.debug("request headers over %d bytes: refused", settings.max_header_bytes)
+                    self._g_stop()
+                    self.transport.write(
+                        b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                        b"content-length: 0\r\nconnection: close\r\n\r\n"
+                    )
+                    self.transport.close()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._g_in_head, self._g_head_bytes = True, 0
 
         def _phase(self) -> Phase:
             if self._g_in_body:
@@ -326,7 +358,7 @@ if HttpToolsProtocol is not None:
 
         def on_headers_complete(self) -> None:
             super().on_headers_complete()
-            self._g_in_body = True
+            self._g_in_body, self._g_in_head = True, False
             self._g_owed += 1
 
         def on_message_complete(self) -> None:
@@ -351,6 +383,7 @@ def _settings(
     per_address: int | None,
     max_connections: int | None,
     exempt: str | Sequence[str],
+    max_header_bytes: int,
 ) -> GuardSettings:
     if isinstance(exempt, str):
         exempt = [e for e in (part.strip() for part in exempt.split(",")) if e]
@@ -360,6 +393,7 @@ def _settings(
         per_address=per_address,
         max_connections=max_connections,
         exempt=tuple(exempt),
+        max_header_bytes=max_header_bytes,
     ).check()
 
 
@@ -370,15 +404,17 @@ def guarded_protocol(
     per_address: int | None = DEFAULT_PER_ADDRESS,
     max_connections: int | None = None,
     exempt: str | Sequence[str] = (),
+    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES,
     http: Literal["auto", "httptools", "h11"] = "auto",
 ) -> type[asyncio.Protocol]:
     """A protocol class for ``uvicorn.run(http=...)`` with these settings built in (one
     process only: the class cannot be pickled for worker processes; ``uvicorn_options`` can).
 
     A timeout of ``math.inf`` turns that deadline off; ``per_address=None`` or
-    ``exempt="*"`` turns the per-address cap off.
+    ``exempt="*"`` turns the per-address cap off. ``max_header_bytes`` binds httptools
+    only (give h11's limit to uvicorn as ``h11_max_incomplete_event_size``).
     """
-    settings = _settings(header_timeout, body_timeout, per_address, max_connections, exempt)
+    settings = _settings(header_timeout, body_timeout, per_address, max_connections, exempt, max_header_bytes)
     if http == "httptools" and HttpToolsProtocol is None:  # pragma: no cover
         raise SpadesError("httptools is not installed: pip install 'uvicorn[standard]'")
     base = {"auto": GuardedProtocol, "h11": GuardedH11Protocol}.get(http, GuardedProtocol)
@@ -407,6 +443,7 @@ def uvicorn_options(
     per_address: int | None = DEFAULT_PER_ADDRESS,
     max_connections: int | None = -1,
     exempt: str | Sequence[str] = (),
+    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES,
 ) -> dict[str, Any]:
     """Keyword arguments for ``uvicorn.run``: the guarded protocol, as an import string with
     the settings in the environment (``ENV``), so ``workers=N`` processes use it too.
@@ -417,10 +454,13 @@ def uvicorn_options(
     """
     if max_connections == -1:
         max_connections = default_max_connections()
-    settings = _settings(header_timeout, body_timeout, per_address, max_connections, exempt)
+    settings = _settings(header_timeout, body_timeout, per_address, max_connections, exempt, max_header_bytes)
     os.environ[ENV] = json.dumps(asdict(settings))
     # the classes read the environment at their first connection; forget any earlier reading
     for cls in (GuardedH11Protocol, GuardedProtocol):
         cls.settings = None
         cls.peers = None
-    return {"http": f"{__name__}:{GuardedProtocol.__name__}"}
+    return {
+        "http": f"{__name__}:{GuardedProtocol.__name__}",
+        "h11_max_incomplete_event_size": settings.max_header_bytes,
+    }
