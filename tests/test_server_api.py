@@ -41,7 +41,7 @@ def test_four_bots_play_to_the_end_and_the_record_checks_out(client: TestClient)
     r = client.post("/api/tables", json={"rules": {"target": 150}, "seats": BOTS4, "bot_delay_ms": 0})
     assert r.status_code == 200
     tid = r.json()["id"]
-    assert all(s["token"] is None for s in r.json()["seats"])
+    assert all(s["token"] is None and s["invite"] is None for s in r.json()["seats"])
     view = wait_for(client, tid, lambda v: v["status"] == "over")
     assert view["status"] == "over"
     assert view["winner"] in (0, 1)
@@ -58,7 +58,9 @@ def test_four_bots_play_to_the_end_and_the_record_checks_out(client: TestClient)
 def test_public_view_has_the_documented_fields(client: TestClient) -> None:
     r = client.post("/api/tables", json={"seats": [{"open": True}, *BOTS4[:3]], "bot_delay_ms": 0})
     tid = r.json()["id"]
-    assert r.json()["seats"][0]["token"] and len(r.json()["seats"][0]["token"]) >= 24
+    # An open seat nobody named gets a one-time invite ticket, not a seat token.
+    seat0 = r.json()["seats"][0]
+    assert seat0["token"] is None and seat0["invite"] and len(seat0["invite"]) >= 24
     view = client.get(f"/api/tables/{tid}").json()
     for key in ("status", "hand", "bids", "plays", "totals"):
         assert key in view
@@ -66,7 +68,7 @@ def test_public_view_has_the_documented_fields(client: TestClient) -> None:
     assert client.get("/api/tables").json()[0]["id"] == tid
     ok = client.post(f"/api/tables/{tid}/claim", json={"seat": 0, "name": "  Zoë  <b>"})
     # The claimer gets a token of his own, not the invite link's (tests/test_server_claim.py).
-    assert ok.status_code == 200 and ok.json()["token"] != r.json()["seats"][0]["token"]
+    assert ok.status_code == 200 and ok.json()["token"] not in (seat0["invite"], None)
     view = client.get(f"/api/tables/{tid}").json()
     assert view["status"] == "playing" and view["hand"] == 1
     assert view["players"][0] == "Zoë <b>"  # kept as text; the page never parses it as HTML
@@ -232,9 +234,10 @@ def test_tables_are_rebuilt_from_the_log(client: TestClient, tmp_path: Path) -> 
     r = client.post("/api/tables", json={"rules": {"target": 150}, "seats": BOTS4, "bot_delay_ms": 0})
     tid = r.json()["id"]
     wait_for(client, tid, lambda v: v["status"] == "over")
-    live = client.app.state.manager.get(tid)  # type: ignore[attr-defined]
+    live = client.app.state.manager.tables[tid]  # type: ignore[attr-defined]
     store = Store(f"sqlite:///{tmp_path / 'api.db'}")
     stored = store.load(tid)
+    store.close()
     assert stored is not None
     again = TableActor.restore(stored, store, "heuristic")
     assert again.record() == live.record()

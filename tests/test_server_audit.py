@@ -12,6 +12,7 @@ import asyncio
 import json
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,10 @@ from spades.actions import Bid, Draw, Look, PassCard, Play
 from spades.cards import card_text
 from spades.server.app import RateLimit, _Session
 from spades.server.fairness import verify_record
+from spades.server.manager import TableManager
 from spades.server.schema import CreateTable, SeatSpec
 from spades.server.store import Store
-from spades.server.tables import Conn, TableActor, TableManager
+from spades.server.tables import Conn, TableActor
 from spades.state import Game, Phase
 
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
@@ -138,37 +140,43 @@ async def play_audited(
     store = Store(f"sqlite:///{tmp_path / 'audit.db'}")
     store.migrate()
     mgr = TableManager(store, hint_level="heuristic")
+    await mgr.open()
     n = 2 if rules.get("preset") == "two_player" else 4
     seats = [SeatSpec(open=True, name=f"P{s}") if s in humans else SeatSpec(bot="random") for s in range(n)]
-    actor = mgr.create(CreateTable(rules=rules, seats=seats, bot_delay_ms=0))
+    actor, secret = await mgr.create(CreateTable(rules=rules, seats=seats, bot_delay_ms=0))
+    # The creator named every person's seat: he gets their tokens, and nothing else.
+    assert secret == {s: ("token", secret[s][1]) for s in humans}
     conns = {s: AuditConn(actor, s) for s in humans}
     watcher = AuditConn(actor, None)
-    sessions = {}
+    sessions: dict[int, _Session] = {}
     for s, c in conns.items():
+        c.seat = None  # the hello, not the test, puts the connection on its seat
+        assert actor.attach(c) is None
         sess = _Session(actor, c)
         sess.limit = RateLimit(1e9, 1e9)
-        token = actor.conf.seats[s].token
-        assert sess.receive(json.dumps({"type": "hello", "token": token}))
+        assert await sess.receive(json.dumps({"type": "hello", "token": secret[s][1]}))
+        assert c.seat == s and sess.refused == 0
         sessions[s] = sess
+    assert actor.attach(watcher) is None
     watch = _Session(actor, watcher)
-    assert watch.receive('{"type": "hello"}')
+    assert await watch.receive('{"type": "hello"}')
     rng = random.Random(seed)
-    for _ in range(20_000):
-        if actor.status == "over":
-            break
+    end = time.monotonic() + 120
+    while actor.status != "over" and time.monotonic() < end:
         for s in humans:
             p = blind_p.get(s, 0.0) if isinstance(blind_p, dict) else blind_p
             msg = agent_message(actor.game, s, rng, p)
             if msg is not None:
-                sessions[s].receive(json.dumps(msg))
+                await sessions[s].receive(json.dumps(msg))
                 assert sessions[s].refused == 0, f"a legal move was refused: {msg}: {conns[s].last_error}"
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.001)  # the bots' writes go through the store's writer thread
     assert actor.status == "over", (actor.game, actor.game.phase, actor.game.to_move, actor.status)
     assert len(actor.game.scores) >= 1
     for c in [*conns.values(), watcher]:
         assert c.count > 20
         assert c.problems == [], c.problems[:5]
     await mgr.stop()
+    store.close()
     return actor
 
 

@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, update
 
 from spades.server.app import create_app
+from spades.server.manager import TableManager
 from spades.server.store import Store, tables_t
-from spades.server.tables import TableManager
 
 IDLE_S = 0.3
 KEYS = ("status", "hand", "totals", "bags", "winner", "players", "sheet", "proofs", "tricks_won")
@@ -192,11 +192,13 @@ def test_a_store_that_cannot_read_is_a_one_line_error_not_a_crash(
 
 
 def test_spades_serve_passes_its_idle_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """``spades serve --idle SECONDS`` sets how long a finished table stays in memory."""
+    """``spades serve --idle SECONDS`` sets how long a finished table stays in memory (and
+    ``--waiting-ttl``, ``--tables-per-address`` reach the app the same way)."""
     import uvicorn
     from click.testing import CliRunner
 
     from spades.cli import cli
+    from spades.commands import serve
 
     seen: dict[str, Any] = {}
 
@@ -204,19 +206,27 @@ def test_spades_serve_passes_its_idle_time(monkeypatch: pytest.MonkeyPatch, tmp_
         seen["app"] = app
 
     monkeypatch.setattr(uvicorn, "run", fake_run)
-    made: list[float] = []
+    monkeypatch.setenv(serve.CONFIG_ENV, "{}")  # restored after the test: the command sets it
+    made: list[dict[str, Any]] = []
     import spades.server.app as app_module
 
     real = app_module.create_app
 
     def spy(*args: Any, **kwargs: Any) -> Any:
-        made.append(kwargs["idle_s"])
+        made.append(kwargs)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(app_module, "create_app", spy)
     db = f"sqlite:///{tmp_path / 'serve.db'}"
-    result = CliRunner().invoke(cli, ["serve", "--db", db, "--idle", "5"])
+    args = ["serve", "--db", db, "--idle", "5", "--waiting-ttl", "7", "--tables-per-address", "3"]
+    result = CliRunner().invoke(cli, [*args, "--bot-processes", "0"])
     assert result.exit_code == 0, result.output
-    assert made == [5.0] and "app" in seen
+    # uvicorn builds each worker's app from the environment the command wrote.
+    assert seen["app"] == "spades.commands.serve:app_from_env"
+    app = serve.app_from_env()
+    assert app is not None and len(made) == 1
+    assert made[0]["idle_s"] == 5.0 and made[0]["waiting_ttl"] == 7.0
+    assert made[0]["limits"].create_per_window == 3
+    made[0]["store"].close()
     bad = CliRunner().invoke(cli, ["serve", "--db", db, "--idle", "-1"])
     assert bad.exit_code == 2 and "--idle" in bad.output

@@ -97,16 +97,26 @@ def test_one_person_plays_a_whole_hand_against_three_bots(server: Server, browse
 
 def test_two_people_share_a_table(server: Server, browser: Any) -> None:
     t = new_table(server, [{"open": True}, BOT, {"open": True}, BOT], delay=30)
+    assert [s["token"] for s in t["seats"]] == [None] * 4  # the creator holds nobody's seat
     pages = []
     for seat, who in ((0, "Nora"), (2, "Sam")):
         ctx = browser.new_context(viewport={"width": 1100, "height": 800})
         page = ctx.new_page()
-        page.goto(f"{server.base}/t/{t['id']}#token={t['seats'][seat]['token']}")
+        page.goto(f"{server.base}/t/{t['id']}#invite={t['seats'][seat]['invite']}")
         page.fill("#join-name", who)
         page.click("#btn-join")
         pages.append(page)
     for page in pages:
         page.wait_for_selector(".chip.you")
+    # Each browser traded its ticket for the seat's own token and keeps only that.
+    for page, seat in zip(pages, (0, 2), strict=True):
+        kept = json.loads(page.evaluate(f"localStorage.getItem('spades.seat.{t['id']}')"))
+        assert kept == {"token": kept["token"], "seat": seat} and len(kept["token"]) >= 24
+        assert "#invite" not in page.url
+    # A reload reconnects with the token (the ticket is spent: it would only watch now).
+    pages[1].reload()
+    pages[1].wait_for_selector(".chip.you")
+    pages[1].wait_for_selector(".conn.ok")
     # Both see both names, each at the bottom of his own view.
     for page in pages:
         assert page.get_by_text("Nora").count() >= 1 and page.get_by_text("Sam").count() >= 1

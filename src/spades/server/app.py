@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,7 +28,9 @@ from starlette.websockets import WebSocketState
 from spades.actions import Action, Bid, Draw, Look, PassCards, Play
 from spades.cards import CardSet, parse_card
 from spades.errors import SpadesError
-from spades.server.replayview import replay_view
+from spades.server.limits import AddressLimits
+from spades.server.manager import WAITING_TTL, TableManager
+from spades.server.replayview import replay_body
 from spades.server.schema import (
     MAX_MESSAGE_BYTES,
     BidMsg,
@@ -45,8 +48,9 @@ from spades.server.schema import (
     first_error,
 )
 from spades.server.store import Store
-from spades.server.tables import IDLE_S, LIST_LIMIT, Conn, TableActor, TableManager
+from spades.server.tables import IDLE_S, LIST_LIMIT, Conn, TableActor
 
+log = logging.getLogger("spades.server")
 STATIC = Path(__file__).with_name("static")
 RATE_PER_S = 10.0
 RATE_BURST = 30.0
@@ -58,6 +62,9 @@ CSP = (
 )
 MAX_RECORD_BYTES = 2_000_000
 MAX_LIST_LIMIT = 1000
+HELLO_TIMEOUT_S = 10.0
+"""A websocket that has not said hello by then is closed."""
+REPLAY_TIMEOUT_S = 20.0
 
 
 class RateLimit:
@@ -78,19 +85,44 @@ class RateLimit:
         return False
 
 
-def create_app(db_url: str | None = None, *, store: Store | None = None, idle_s: float = IDLE_S) -> FastAPI:
+def create_app(
+    db_url: str | None = None,
+    *,
+    store: Store | None = None,
+    idle_s: float = IDLE_S,
+    waiting_ttl: float | None = WAITING_TTL,
+    redis_url: str | None = None,
+    limits: AddressLimits | None = None,
+    hint_level: str | None = None,
+    pool: Any = None,
+) -> FastAPI:
     """Build the app on a store (``db_url``; default the SQLite file in the user data dir).
-    A finished table nobody uses leaves memory after ``idle_s`` seconds (it stays in the store)."""
+
+    A finished table nobody uses leaves memory after ``idle_s`` seconds (it stays in the
+    store); a table still waiting for people ``waiting_ttl`` seconds after its creation
+    expires. With ``redis_url`` this process is one worker of a service sharing the database
+    (see ``server/cluster.py``). ``pool`` runs slow bots and replays (``server/compute.py``)."""
     the_store = store or Store(db_url)
-    manager = TableManager(the_store, idle_s=idle_s)
+    manager = TableManager(
+        the_store,
+        idle_s=idle_s,
+        waiting_ttl=waiting_ttl,
+        redis_url=redis_url,
+        hint_level=hint_level,
+        pool=pool,
+    )
+    per_address = limits or AddressLimits()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        the_store.migrate()
-        manager.load_all()
-        manager.start()
+        await asyncio.to_thread(the_store.migrate)
+        if manager.membership is not None:
+            per_address.bus = manager.membership.bus
+        await manager.open()
         yield
         await manager.stop()
+        if pool is not None:
+            await pool.close()
 
     app = FastAPI(title="spades", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.manager = manager
@@ -129,12 +161,20 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, idle_s:
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
+    @app.exception_handler(Exception)
+    async def _bug(_request: Request, exc: Exception) -> JSONResponse:
+        # A bug: logged with its traceback for us, one line for the client.
+        log.error("request failed: %r", exc, exc_info=exc)
+        return JSONResponse(
+            {"error": "internal error: the server could not answer this request"}, status_code=500
+        )
+
     @app.exception_handler(RequestValidationError)
     async def _bad_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"error": f"malformed request: {first_error(exc)}"}, status_code=422)
 
-    def table_or_404(table_id: str) -> TableActor:
-        actor = manager.get(table_id)
+    async def table_or_404(table_id: str) -> TableActor:
+        actor = await manager.get(table_id)
         if actor is None:
             raise HTTPException(404, f"no table {table_id!r}")
         return actor
@@ -161,16 +201,24 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, idle_s:
         }
 
     @app.post("/api/tables")
-    async def create_table(req: CreateTable) -> dict[str, Any]:
-        actor = manager.create(req)
-        return {
-            "id": actor.id,
-            "url": f"/t/{actor.id}",
-            "seats": [
-                {"seat": s, "token": c.token, "bot": c.bot, "name": actor.names[s]}
-                for s, c in enumerate(actor.conf.seats)
-            ],
-        }
+    async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
+        refusal = await per_address.create(_address(request))
+        if refusal is not None:
+            raise HTTPException(429, refusal)
+        actor, secret = await manager.create(req)
+        seats = []
+        for s, c in enumerate(actor.conf.seats):
+            kind, value = secret.get(s, ("", None))
+            seats.append(
+                {
+                    "seat": s,
+                    "token": value if kind == "token" else None,
+                    "invite": value if kind == "invite" else None,
+                    "bot": c.bot,
+                    "name": actor.names[s],
+                }
+            )
+        return {"id": actor.id, "url": f"/t/{actor.id}", "seats": seats}
 
     @app.get("/api/tables")
     async def list_tables(status: str = "waiting", limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
@@ -180,61 +228,89 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, idle_s:
             raise SpadesError(f"status {status!r} is not waiting, playing, over or all")
         if not 1 <= limit <= MAX_LIST_LIMIT:
             raise SpadesError(f"limit {limit} is not between 1 and {MAX_LIST_LIMIT}")
-        return manager.list_tables(status, limit)
+        return await manager.list_tables(status, limit)
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
-        return table_or_404(table_id).full_public()
+        return (await table_or_404(table_id)).full_public()
 
     @app.post("/api/tables/{table_id}/claim")
     async def claim(table_id: str, req: Claim) -> dict[str, Any]:
-        actor = table_or_404(table_id)
+        actor = await table_or_404(table_id)
         if req.seat >= len(actor.conf.seats):
             raise SpadesError(f"seat {req.seat} is not at this table")
-        token, err = actor.claim(req.seat, req.name)
+        token, err = await actor.claim(req.seat, req.name)
         if token is None:
             raise SpadesError(err or "that seat cannot be taken")
         return {"id": actor.id, "seat": req.seat, "token": token}
 
     @app.get("/api/tables/{table_id}/record")
     async def get_record(table_id: str, download: bool = False) -> Response:
-        rec = table_or_404(table_id).record()
+        rec = (await table_or_404(table_id)).record()
         headers = (
             {"Content-Disposition": f'attachment; filename="spades-{table_id}.json"'} if download else {}
         )
         return Response(json.dumps(rec, indent=1), media_type="application/json", headers=headers)
 
     @app.post("/api/replay")
-    async def post_replay(request: Request) -> JSONResponse:
+    async def post_replay(request: Request) -> Response:
         body = await request.body()
         if len(body) > MAX_RECORD_BYTES:
             raise SpadesError(f"the record is over {MAX_RECORD_BYTES} bytes")
-        try:
-            data = json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise SpadesError(f"the record is not JSON: {e}") from None
-        return JSONResponse(replay_view(data))
+        if pool is not None:
+            return Response(
+                await pool.replay_json(body, timeout=REPLAY_TIMEOUT_S), media_type="application/json"
+            )
+        return JSONResponse(await asyncio.to_thread(_replay_inline, body))
 
     # ------------------------------------------------------------------ websocket
     @app.websocket("/ws/{table_id}")
     async def ws_endpoint(ws: WebSocket, table_id: str) -> None:
+        address = _address(ws)
+        refusal = per_address.open_socket(address)
         await ws.accept()
+        if refusal is not None:
+            per_address.close_socket(address)  # counted by open_socket even when refused
+            await ws.send_text(json.dumps({"type": "error", "message": refusal}))
+            await ws.close(code=1013)
+            return
         try:
-            actor = manager.get(table_id)
-        except SpadesError as e:  # the store could not load a finished table back
+            await _serve_socket(ws, table_id)
+        finally:
+            per_address.close_socket(address)
+
+    async def _serve_socket(ws: WebSocket, table_id: str) -> None:
+        try:
+            actor = await manager.get(table_id)
+        except SpadesError as e:  # the store could not load the table
             await ws.send_text(json.dumps({"type": "error", "message": str(e)}))
             await ws.close(code=1011)
             return
         if actor is None:
-            await ws.send_text(json.dumps({"type": "error", "message": f"no table {table_id!r}"}))
+            await ws.send_text(
+                json.dumps({"type": "error", "code": "no_table", "message": f"no table {table_id!r}"})
+            )
             await ws.close(code=4404)
             return
         conn = Conn()
+        refused = actor.attach(conn)  # counted from the start, hello or not
+        if refused is not None:
+            await ws.send_text(json.dumps({"type": "error", "message": refused}))
+            await ws.close(code=1013)
+            return
         pump = asyncio.create_task(_pump(ws, conn))
         session = _Session(actor, conn)
+        deadline = time.monotonic() + HELLO_TIMEOUT_S
         try:
             while True:
-                msg = await ws.receive()
+                try:
+                    if conn.greeted:
+                        msg = await ws.receive()
+                    else:
+                        msg = await asyncio.wait_for(ws.receive(), max(0.0, deadline - time.monotonic()))
+                except TimeoutError:
+                    conn.send(json.dumps({"type": "error", "message": "no hello within 10 s: closing"}))
+                    break
                 if msg["type"] == "websocket.disconnect":
                     break
                 text = msg.get("text")
@@ -245,7 +321,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, idle_s:
                         if len(raw) <= MAX_MESSAGE_BYTES
                         else "x" * (MAX_MESSAGE_BYTES + 1)
                     )
-                if not session.receive(text):
+                if not await session.receive(text):
                     break
         finally:
             actor.detach(conn)
@@ -302,7 +378,7 @@ class _Session:
         self.conn.send(json.dumps(reply))
         return self.refused < MAX_REFUSED
 
-    def receive(self, text: str) -> bool:
+    async def receive(self, text: str) -> bool:
         """Handle one message; ``False`` closes the connection."""
         if len(text) > MAX_MESSAGE_BYTES:
             return self.error(f"message of {len(text)} bytes is over the limit of {MAX_MESSAGE_BYTES}")
@@ -317,30 +393,14 @@ class _Session:
             conn.send('{"type":"pong"}')
             return True
         if isinstance(msg, Hello):
-            if self.greeted:
-                return self.error("hello was already said on this connection")
-            seat = None
-            if msg.token is not None:
-                seat = actor.seat_of_token(msg.token)
-                if seat is None:
-                    taken = actor.taken_message(msg.token)
-                    if taken is not None:
-                        return self.error(taken, code="seat_taken")
-                    return self.error("that seat token is not valid at this table")
-            conn.seat = seat
-            refused = actor.attach(conn)
-            if refused is not None:
-                self.error(refused)
-                return False
-            self.greeted = True
-            return True
-        if not self.greeted:
+            return await self._hello(msg)
+        if not conn.greeted:
             return self.error("say hello first")
         seat = conn.seat
         if seat is None:
             return self.error("spectators cannot act: open your seat's invite link to play")
         if isinstance(msg, Join):
-            err = actor.join(seat, msg.name)
+            err = await actor.join(seat, msg.name)
             return True if err is None else self.error(err)
         if isinstance(msg, HintMsg):
             if not actor.conf.hints:
@@ -354,8 +414,44 @@ class _Session:
             action = _to_action(msg)
         except SpadesError as e:
             return self.error(str(e))
-        err = actor.act(seat, action)
+        err = await actor.act(seat, action)
         return True if err is None else self.error(err)
+
+    async def _hello(self, msg: Hello) -> bool:
+        actor, conn = self.actor, self.conn
+        if conn.greeted:
+            return self.error("hello was already said on this connection")
+        if msg.token is not None and msg.invite is not None:
+            return self.error("hello: give a token or an invite, not both")
+        seat = None
+        if msg.invite is not None:
+            out = await actor.redeem(msg.invite)
+            if out.get("error") is not None:
+                return self.error(str(out["error"]), code=out.get("code") or "invite_used")
+            seat = int(out["seat"])
+            conn.send(json.dumps({"type": "seat", "seat": seat, "token": out["token"]}))
+        elif msg.token is not None:
+            seat = actor.seat_of_token(msg.token)
+            if seat is None:
+                taken = actor.taken_message(msg.token)
+                if taken is not None:
+                    return self.error(taken, code="seat_taken")
+                return self.error("that seat token is not valid at this table")
+        conn.seat = seat
+        actor.greet(conn)
+        return True
+
+
+def _address(scope_holder: Request | WebSocket) -> str:
+    """The client's address (behind a trusted proxy, uvicorn puts the forwarded one here)."""
+    client = scope_holder.client
+    return client.host if client is not None else "unknown"
+
+
+def _replay_inline(body: bytes) -> dict[str, Any]:
+    """Without a compute pool (tests, tools): the same work on a thread, same budget; a body
+    that does not parse is a 400 here too (its ``SpadesError`` reaches the handler)."""
+    return replay_body(body)
 
 
 def _to_action(msg: Any) -> Action:

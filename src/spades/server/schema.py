@@ -18,7 +18,8 @@ CardText = Annotated[str, Field(min_length=2, max_length=3)]
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a bid of ``true`` or ``"3"`` is refused, not read as 1 or 3.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 def clean_name(value: str) -> str:
@@ -32,8 +33,12 @@ def clean_name(value: str) -> str:
 
 
 class Hello(_Msg):
+    """``token``: the seat's own token; ``invite``: an invite link's one-time ticket, answered
+    with ``{"type": "seat", "seat", "token"}``; neither: a spectator."""
+
     type: Literal["hello"]
     token: Token | None = None
+    invite: Token | None = None
 
 
 class Join(_Msg):

@@ -3,22 +3,32 @@
 A change is (1) checked by the engine, (2) written to the store, (3) applied to the game and
 (4) sent to every connection as that connection's own view: a seat gets its ``Observation``,
 a spectator the public part of it. The store write comes before anything is sent, so no one
-ever sees a move that a crash could take back. Bots (and the stand-in for a seat whose player
-is away) run in the table's driver task, are handed only their seat's observation and the
-legal actions, and act after the table's ``bot_delay_ms``.
+ever sees a move that a crash could take back.
+
+A table lives in one or more workers. The one holding its lease is the *owner*: it alone
+writes, deals and runs the bots (the driver task). Any other worker with a browser on the
+table holds a *replica*: the same game rebuilt from the same log, kept current by the events
+the owner publishes, and it forwards its players' actions to the owner. A single server with
+no Redis owns every table and needs none of this. The event log's ``(table, seq)`` key fences
+a stale owner out: its write of an event number someone else wrote fails, and it steps down.
+
+Seat secrets: a seat's token is known only to whoever holds the seat. An invite link carries
+a one-time ticket, exchanged at the first ``hello`` for a fresh token; the store keeps only
+SHA-256 hashes of tokens and tickets.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import importlib
 import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from spades.actions import Action, Bid, Look, PassCards, Play
 from spades.bots import REGISTRY, Bot, make_bot
@@ -31,8 +41,11 @@ from spades.rules import Rules
 from spades.server.codec import decode_action, encode_action
 from spades.server.fairness import Deck, deal_into, new_deck
 from spades.server.schema import CreateTable
-from spades.server.store import Store, StoredTable, StoreError
+from spades.server.store import FINAL, LIVE, SeqTaken, StoredTable, StoreError
 from spades.state import Game, Phase, seat_name
+
+if TYPE_CHECKING:
+    from spades.server.manager import TableManager
 
 log = logging.getLogger("spades.server")
 
@@ -40,23 +53,42 @@ PRIVATE_KEYS = ("hand", "exchange", "stock_top", "discarded", "pass_chosen")
 BOTS_NOTE = "Bots see only their own seat's observation (their cards and what was played), never the deal."
 STANDIN_BOT = "heuristic"
 FAST_BOTS = frozenset({"random", "heuristic"})
-"""Bots quick enough to decide on the event loop; others think in a worker thread."""
+"""Bots quick enough to decide on the event loop; others think in the compute pool."""
 MAX_QUEUE = 256
-MAX_LIVE_TABLES = 5000
 MAX_CONNS_PER_TABLE = 64
+MAX_HANDS = 500
+"""A game still unfinished after this many hands is ended as failed: with the rules' bounded
+targets no real game comes near it, but a table must never play for ever."""
 IDLE_S = 60.0
-"""How long a finished table with nobody watching stays in memory after its last use."""
+"""How long a finished table (or a replica) with nobody watching stays in memory."""
 LIST_LIMIT = 100
 """Tables a listing answers by default (newest first)."""
+MOVED = "the table is moving to another server: try again in a moment"
 
 
-def strongest_bot() -> str:
-    """The hint and stand-in level: the expert bot where this build has it."""
-    try:
-        make_bot("expert")
-    except SpadesError:
-        return "heuristic"
-    return "expert"
+_AVAILABLE: dict[str, bool] = {}
+
+
+def bot_available(name: str) -> bool:
+    """Whether this build has the bot level, found without building one (building the expert
+    loads compiled kernels: that happens in the compute pool, never on the event loop)."""
+    known = _AVAILABLE.get(name)
+    if known is None:
+        entry = REGISTRY.get(name)
+        known = False
+        if entry is not None:
+            try:
+                importlib.import_module(entry[0])
+                known = True
+            except ImportError:
+                known = False
+        _AVAILABLE[name] = known
+    return known
+
+
+def digest(secret: str) -> str:
+    """What the store keeps of a token or ticket: enough to check one, useless to steal."""
+    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 class Conn:
@@ -67,6 +99,7 @@ class Conn:
         self.seat: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.greeted = False
         self.history_sent = -1
         """Which version of the score sheet and proofs this client has: sent only on change."""
 
@@ -88,11 +121,30 @@ class Conn:
 class SeatConf:
     kind: str  # "human" or "bot"
     bot: str | None = None
-    token: str | None = None
+    token_sha: str | None = None
+    """Hash of the seat token (``None`` until someone holds the seat)."""
+    invite_sha: str | None = None
+    """Hash of the seat's one-time invite ticket."""
     name: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "bot": self.bot, "token": self.token, "name": self.name}
+        return {
+            "kind": self.kind,
+            "bot": self.bot,
+            "token_sha": self.token_sha,
+            "invite_sha": self.invite_sha,
+            "name": self.name,
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> SeatConf:
+        token_sha = d.get("token_sha")
+        invite_sha = d.get("invite_sha")
+        legacy = d.get("token")
+        if legacy is not None and token_sha is None and invite_sha is None:
+            # Written by a server before tickets: its token was both invite and seat token.
+            token_sha = digest(legacy)
+        return SeatConf(d["kind"], d.get("bot"), token_sha, invite_sha, d.get("name"))
 
 
 @dataclass
@@ -119,19 +171,24 @@ class TableConf:
         return TableConf(
             rules=Rules.from_spec(d["rules"]),
             first_dealer=d["first_dealer"],
-            seats=[SeatConf(**s) for s in d["seats"]],
+            seats=[SeatConf.from_json(s) for s in d["seats"]],
             bot_delay_ms=d.get("bot_delay_ms", 600),
             hints=d.get("hints", True),
             away_s=d.get("away_s", 60.0),
         )
 
 
-def conf_from_request(req: CreateTable) -> TableConf:
-    """Check a create request against the rules; raise ``SpadesError`` naming the bad part."""
+def conf_from_request(req: CreateTable) -> tuple[TableConf, dict[int, tuple[str, str]]]:
+    """Check a create request against the rules; raise ``SpadesError`` naming the bad part.
+
+    Returns the table's configuration and, per open seat, the secret only the creator gets:
+    ``("token", …)`` for a seat he named (he sits there), ``("invite", …)`` for a seat left
+    to someone else (a one-time ticket, worthless once exchanged)."""
     rules = Rules.from_spec(req.rules)
     if len(req.seats) != rules.players:
         raise SpadesError(f"seats: these rules need {rules.players} seats, not {len(req.seats)}")
     seats: list[SeatConf] = []
+    secret: dict[int, tuple[str, str]] = {}
     for i, s in enumerate(req.seats):
         if s.open == (s.bot is not None):
             raise SpadesError(f"seats[{i}]: say either open: true or bot: LEVEL")
@@ -140,15 +197,22 @@ def conf_from_request(req: CreateTable) -> TableConf:
             # (``cmd:``) on the server or buy unbounded search effort with settings.
             if s.bot not in REGISTRY:
                 raise SpadesError(f"seats[{i}]: unknown bot {s.bot!r} (known: {', '.join(REGISTRY)})")
-            make_bot(s.bot)  # a level missing from this build fails here, before the table exists
+            if not bot_available(s.bot):  # a level missing from this build fails here
+                raise SpadesError(f"seats[{i}]: bot {s.bot!r} is not available on this server")
             seats.append(SeatConf("bot", bot=s.bot, name=f"{seat_name(i, rules.players)} ({s.bot} bot)"))
+        elif s.name is not None:
+            token = secrets.token_urlsafe(24)
+            secret[i] = ("token", token)
+            seats.append(SeatConf("human", token_sha=digest(token), name=s.name))
         else:
-            seats.append(SeatConf("human", token=secrets.token_urlsafe(24), name=s.name))
+            ticket = secrets.token_urlsafe(24)
+            secret[i] = ("invite", ticket)
+            seats.append(SeatConf("human", invite_sha=digest(ticket)))
     fd = rules.first_dealer
     first = (
         fd if isinstance(fd, int) else Game(rules, seed=secrets.randbits(64), auto_deal=False).first_dealer
     )
-    return TableConf(rules, first, seats, req.bot_delay_ms, req.hints, req.away_s)
+    return TableConf(rules, first, seats, req.bot_delay_ms, req.hints, req.away_s), secret
 
 
 @dataclass
@@ -158,96 +222,132 @@ class _Clock:
 
 
 class TableActor:
-    def __init__(self, table_id: str, conf: TableConf, store: Store, hint_level: str) -> None:
+    """A table's game, its views and its local connections; the owner also writes and drives."""
+
+    def __init__(
+        self,
+        table_id: str,
+        conf: TableConf,
+        *,
+        mgr: TableManager | None = None,
+        hint_level: str = "heuristic",
+        owner: bool = False,
+    ) -> None:
         self.id = table_id
         self.created_at = time.time()
         self.last_used = time.monotonic()
-        """When the manager last handed this table out: a finished table unloads once idle."""
+        """When this table was last handed out: a finished table or a replica unloads once idle."""
         self.conf = conf
-        self.store = store
+        self.mgr = mgr
         self.hint_level = hint_level
+        self.owner = owner
         self.game = Game(conf.rules, first_dealer=conf.first_dealer, auto_deal=False)
+        n = len(conf.seats)
         self.names: list[str | None] = [s.name if s.kind == "bot" else None for s in conf.seats]
-        self.superseded: dict[str, int] = {}
-        """Invite tokens of seats taken from the lobby (each claim gets a fresh token): the
-        token, and the seat it was for, so its holder is told why it no longer works."""
+        self.superseded: dict[str, tuple[int, str]] = {}
+        """Hashes of invite tickets no longer good: the seat, and why (``claimed`` from the
+        lobby or ``used`` by someone), so their holder is told."""
         self.decks: list[Deck] = []
         self.seq = 0
         self.status = "waiting"
+        self.why: str | None = None
+        """Why a table ended without a winner (``expired``, ``failed``)."""
         self.conns: list[Conn] = []
         now = time.monotonic()
         # A person counts as away until his browser connects, so a seat nobody opens is
         # played by the stand-in bot once the table's away limit has passed.
         self.away_since: list[float | None] = [now if s.kind == "human" else None for s in conf.seats]
+        self.present: list[bool] = [s.kind == "bot" for s in conf.seats]
+        self.remote: dict[str, tuple[frozenset[int], float]] = {}
+        """Seats connected through other workers, by worker, with when the report expires."""
         self.clock = _Clock(time.monotonic())
+        self.seat_bots: dict[int, str] = {}
+        """Every bot seat's level; the fast ones also have a ``Bot`` here (``bots``), the slow
+        ones think in the compute pool and are never built in this process."""
         self.bots: dict[int, Bot] = {}
         self._standin: Bot | None = None
-        self._hinter: Bot | None = None
+        self.lock = asyncio.Lock()
+        """Held across check, write and apply: one change at a time per table."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._public: tuple[int, dict[str, Any]] | None = None
         self._public_text: dict[tuple[int, bool], str] = {}
         self._rules_dict = conf.rules.to_dict()
         self._rules_spec = conf.rules.to_spec()
-        self.on_status: Callable[[TableActor], None] | None = None
-        self._stored_status: str | None = "waiting"
-        """The status the store holds (``None``: unknown, write it): a table loaded back
-        from the store writes nothing unless its log says more than its row."""
+        self._n = n
         for seat, s in enumerate(conf.seats):
             if s.kind == "bot" and s.bot is not None:
-                self.bots[seat] = make_bot(s.bot)
+                self.seat_bots[seat] = s.bot
+                if s.bot in FAST_BOTS:
+                    self.bots[seat] = make_bot(s.bot)
 
-    # ------------------------------------------------------------------ creation and replay
+    # ------------------------------------------------------------------ rebuilding from the log
     @classmethod
-    def create(cls, table_id: str, conf: TableConf, store: Store, hint_level: str) -> TableActor:
-        created_at = store.create_table(table_id, conf.to_json())
-        actor = cls(table_id, conf, store, hint_level)
-        actor.created_at = created_at
-        for seat, s in enumerate(conf.seats):
-            if s.kind == "human" and s.name is not None:
-                actor._commit("join", {"seat": seat, "name": s.name})
-        actor._advance()
-        return actor
-
-    @classmethod
-    def restore(cls, stored: StoredTable, store: Store, hint_level: str) -> TableActor:
-        """Rebuild from the log: the same events through the same engine give the same game."""
-        actor = cls(stored.id, TableConf.from_json(stored.config), store, hint_level)
+    def from_stored(
+        cls, stored: StoredTable, *, mgr: TableManager | None = None, hint_level: str = "heuristic"
+    ) -> TableActor:
+        """Rebuild from the log: the same events through the same engine give the same game.
+        Raises ``SpadesError`` (or ``KeyError``/``TypeError``/``ValueError``) on a bad log."""
+        actor = cls(stored.id, TableConf.from_json(stored.config), mgr=mgr, hint_level=hint_level)
         actor.created_at = stored.created_at
-        # A finished table from before revision 0002 has no lobby line yet: write it now.
-        actor._stored_status = None if stored.status == "over" and stored.summary is None else stored.status
-        for seq, kind, data in stored.events:
-            actor._apply_event(kind, data)
-            actor.seq = seq
-        # The status column is a convenience for listings; the log is the truth.
-        actor.status = "waiting"
-        now = time.monotonic()
-        actor.away_since = [now if s.kind == "human" else None for s in actor.conf.seats]
-        actor._advance()
+        actor.catch_up(stored.events)
+        actor.status = actor._derived_status()
         return actor
 
-    # ------------------------------------------------------------------ the one way to change
-    def _commit(self, kind: str, data: dict[str, Any]) -> None:
-        """Write, then apply. A failed write raises ``StoreError`` and changes nothing."""
-        self.store.append(self.id, self.seq + 1, kind, data)
-        self.seq += 1
-        self._apply_event(kind, data)
+    @classmethod
+    def restore(cls, stored: StoredTable, _store: object = None, hint_level: str = "heuristic") -> TableActor:
+        """A read-only copy of a stored table (tools and tests)."""
+        return cls.from_stored(stored, hint_level=hint_level)
 
-    def _apply_event(self, kind: str, data: dict[str, Any]) -> None:
+    def catch_up(self, events: list[tuple[int, str, dict[str, Any]]]) -> None:
+        """Apply the events after ``self.seq``, in order; a gap raises ``SpadesError``."""
+        for seq, kind, data in events:
+            if seq <= self.seq:
+                continue
+            if seq != self.seq + 1:
+                raise SpadesError(f"table {self.id}: event {seq} follows {self.seq}: a gap in the log")
+            self.apply_event(kind, data)
+            self.seq = seq
+
+    def _derived_status(self) -> str:
+        """The status the log says (the status column is a convenience for listings)."""
+        if self.status in FINAL:
+            return self.status
+        if self.game.is_over:
+            return "over"
+        if self.decks or all(n is not None for n in self.names):
+            return "playing"
+        return "waiting"
+
+    def apply_event(self, kind: str, data: dict[str, Any]) -> None:
         g = self.game
         if kind == "join":
             seat = data["seat"]
             self.names[seat] = data["name"]
-            token = data.get("token")  # a claim from the lobby: the seat's new token
-            if token is not None:
-                old = self.conf.seats[seat].token
-                if old is not None:
-                    self.superseded[old] = seat
-                self.conf.seats[seat].token = token
+            sha = data.get("token_sha") or (digest(data["token"]) if data.get("token") else None)
+            if sha is not None:  # a claim from the lobby: the seat's new token
+                sc = self.conf.seats[seat]
+                for old in (sc.invite_sha, sc.token_sha):
+                    if old is not None:
+                        self.superseded[old] = (seat, "claimed")
+                sc.token_sha, sc.invite_sha = sha, None
+                # Whoever held the seat's old token or ticket only watches from now on.
+                self.kick_seat(
+                    seat,
+                    f"{seat_name(seat, self.game.n)} was taken from the lobby by {data['name']}: "
+                    "this invite link no longer works",
+                )
+        elif kind == "ticket":
+            seat = data["seat"]
+            sc = self.conf.seats[seat]
+            if sc.invite_sha is not None:
+                self.superseded[sc.invite_sha] = (seat, "used")
+            sc.token_sha, sc.invite_sha = data["token_sha"], None
         elif kind == "deal":
             deck = Deck.of([parse_card(c) for c in data["deck"].split(" ")], data["salt"])
             self.decks.append(deck)
             deal_into(g, deck)
+            self.status = "playing"
         elif kind == "act":
             seat, action = data["seat"], decode_action(data["a"])
             if isinstance(action, PassCards):
@@ -256,159 +356,299 @@ class TableActor:
                 g.look(seat)
             else:
                 g.apply(action, seat)
-        else:  # pragma: no cover - only a newer server writes kinds we do not know
+            if g.is_over:
+                self.status = "over"
+        elif kind == "end":
+            status = data["status"]
+            if status not in ("expired", "failed"):
+                raise SpadesError(f"table {self.id}: an end event with status {status!r}")
+            self.status = status
+            self.why = str(data.get("why") or status)
+        else:  # only a newer server writes kinds we do not know
             raise SpadesError(f"table {self.id}: unknown event kind {kind!r}")
+        if self.status == "waiting" and all(n is not None for n in self.names):
+            self.status = "playing"
         self.clock.version += 1
         self.clock.changed_at = time.monotonic()
 
-    def _advance_or_retry(self) -> None:
-        """Run the dealer chores after an accepted action. The action itself is already
-        written and stands; if the store refuses the chores (the next deal), the driver task
-        retries them, so the reply to the player is still "accepted"."""
-        try:
-            self._advance()
-        except StoreError as e:
-            log.error("table %s: %s; the driver will retry", self.id, e)
+    # ------------------------------------------------------------------ the owner's writes
+    @property
+    def _manager(self) -> TableManager:
+        if self.mgr is None:
+            raise SpadesError(f"table {self.id} is a read-only copy")
+        return self.mgr
 
-    def _advance(self) -> None:
-        """Dealer chores: start when every seat is filled, deal each hand, notice the end."""
-        status = self.status
-        if status == "waiting" and all(n is not None for n in self.names):
-            status = "playing"
-        if status == "playing" and self.game.phase is Phase.DEAL:
+    async def _commit(self, kind: str, data: dict[str, Any]) -> None:
+        """Write, then apply, then publish. ``SeqTaken``: another worker wrote this number
+        first, so this worker is no longer the owner; nothing is applied."""
+        mgr = self._manager
+        before = self.status
+        await mgr.store.aappend(self.id, self.seq + 1, kind, data)
+        self.seq += 1
+        self.apply_event(kind, data)
+        mgr.published(self, self.seq, kind, data)
+        if self.status != before or kind in ("join", "deal", "ticket"):
+            mgr.write_listing(self)
+
+    async def _advance(self) -> None:
+        """Dealer chores: deal each hand once every seat is filled; end games that went on
+        too long."""
+        g = self.game
+        if self.status == "waiting" and all(n is not None for n in self.names):
+            self.status = "playing"  # a table of bots only: no join makes it start
+            self._manager.write_listing(self)
+        if self.status == "playing" and g.phase is Phase.DEAL:
+            if g.hand_number >= MAX_HANDS:
+                await self._end("failed", f"no side reached the target in {MAX_HANDS} hands")
+                return
             deck = new_deck()
-            self._commit("deal", {"deck": deck.text, "salt": deck.salt, "commit": deck.commit})
-        if self.game.is_over:
-            status = "over"
-        if status != self.status:
-            if status != self._stored_status:
-                self.store.set_status(self.id, status, self.listing(status) if status == "over" else None)
-                self._stored_status = status
-            self.status = status
-            if self.on_status is not None:
-                self.on_status(self)
+            await self._commit("deal", {"deck": deck.text, "salt": deck.salt, "commit": deck.commit})
 
-    # ------------------------------------------------------------------ what seats ask for
-    def seat_of_token(self, token: str) -> int | None:
-        for seat, s in enumerate(self.conf.seats):
-            if s.token is not None and secrets.compare_digest(s.token, token):
-                return seat
-        return None
+    async def _end(self, status: str, why: str) -> None:
+        await self._commit("end", {"status": status, "why": why[:300]})
+        log.warning("table %s: %s (%s)", self.id, status, why)
 
-    def taken_message(self, token: str) -> str | None:
-        """Why an invite token no longer opens its seat (``None`` if it never did)."""
-        for old, seat in self.superseded.items():
-            if secrets.compare_digest(old, token):
-                return (
-                    f"{seat_name(seat, self.game.n)} was taken from the lobby by {self.names[seat]}: "
-                    "this invite link no longer works"
-                )
-        return None
+    def _chores_pending(self) -> bool:
+        return self.status == "playing" and self.game.phase is Phase.DEAL
+
+    async def command(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        """A change asked by a player: done here if this worker owns the table, else
+        forwarded to the owner. The answer is ``{"error": None | str, ...}``."""
+        if not self.owner and self.status in FINAL:  # nobody owns a finished table: nothing to forward
+            return {"error": "the game is over"}
+        if not self.owner:
+            return await self._manager.forward(self, op, args)
+        return await self.execute(op, args)
+
+    async def execute(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Run a command as the owner (from a local player or forwarded by another worker)."""
+        async with self.lock:
+            if not self.owner:
+                return {"error": MOVED, "moved": True}
+            try:
+                out = await self._execute(op, args)
+            except SeqTaken:
+                await self._manager.lost(self)
+                return {"error": MOVED, "moved": True}
+            except StoreError as e:
+                return {"error": str(e)}
+        self._changed()
+        return out
+
+    async def _execute(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        if op == "act":
+            return {"error": await self._act(int(args["seat"]), decode_action(str(args["a"])))}
+        if op == "join":
+            return {"error": await self._join(int(args["seat"]), str(args["name"]))}
+        if op == "claim":
+            return await self._claim(int(args["seat"]), str(args["name"]))
+        if op == "redeem":
+            return await self._redeem(str(args["invite"]))
+        return {"error": f"unknown command {op!r}"}
 
     def _seat_refusal(self, seat: int) -> str | None:
+        if not 0 <= seat < self._n:
+            return f"seat {seat} is not at this table"
+        if self.status not in LIVE:
+            return "the game is over"
         if self.conf.seats[seat].kind != "human":
             return f"{seat_name(seat, self.game.n)} is a bot's seat"
         if self.names[seat] is not None:
             return f"{seat_name(seat, self.game.n)} is already taken by {self.names[seat]}"
         return None
 
-    def join(self, seat: int, name: str) -> str | None:
+    async def _join(self, seat: int, name: str) -> str | None:
         """A person takes his seat with a display name; the game starts when all are filled."""
         refusal = self._seat_refusal(seat)
         if refusal is not None:
             return refusal
-        try:
-            self._commit("join", {"seat": seat, "name": name})
-        except StoreError as e:
-            return str(e)
-        self._advance_or_retry()
-        self._changed()
+        await self._commit("join", {"seat": seat, "name": name})
+        await self._advance_or_retry()
         return None
 
-    def claim(self, seat: int, name: str) -> tuple[str | None, str | None]:
-        """A free seat taken from the lobby: ``(token, None)``, or ``(None, reason)``.
-
-        The claimer gets a fresh token that only he holds, written in the same event as the
-        join (so a restart keeps it); the seat's invite token stops working, and a browser
-        that opened the invite link without sitting down yet is told so and only watches."""
+    async def _claim(self, seat: int, name: str) -> dict[str, Any]:
+        """A free seat taken from the lobby, with a fresh token that only the claimer holds,
+        written in the same event as the join (so a restart keeps it). The seat's invite
+        ticket stops working; a browser that holds it is told so and only watches."""
         refusal = self._seat_refusal(seat)
         if refusal is not None:
-            return None, refusal
-        old = self.conf.seats[seat].token
+            return {"error": refusal}
         token = secrets.token_urlsafe(24)
-        try:
-            self._commit("join", {"seat": seat, "name": name, "token": token})
-        except StoreError as e:
-            return None, str(e)
-        if old is not None:
-            why = json.dumps({"type": "error", "code": "seat_taken", "message": self.taken_message(old)})
-            for c in self.conns:
-                if c.seat == seat:
-                    c.send(why)
-                    c.seat = None
-            self.away_since[seat] = time.monotonic()
-        self._advance_or_retry()
-        self._changed()
-        return token, None
+        await self._commit("join", {"seat": seat, "name": name, "token_sha": digest(token)})
+        await self._advance_or_retry()
+        return {"error": None, "token": token}
 
-    def act(self, seat: int, action: Action) -> str | None:
+    async def _redeem(self, invite: str) -> dict[str, Any]:
+        """An invite ticket's first use: exchanged for the seat's own fresh token."""
+        sha = digest(invite)
+        for seat, sc in enumerate(self.conf.seats):
+            if sc.invite_sha is not None and secrets.compare_digest(sc.invite_sha, sha):
+                if self.status not in LIVE:
+                    return {"error": "the game is over"}
+                token = secrets.token_urlsafe(24)
+                await self._commit("ticket", {"seat": seat, "token_sha": digest(token)})
+                return {"error": None, "seat": seat, "token": token}
+        why = self.taken_message_sha(sha)
+        if why is not None:
+            return {"error": why, "code": "seat_taken"}
+        return {"error": "that invite is not valid at this table"}
+
+    async def _act(self, seat: int, action: Action) -> str | None:
         """A seat's action: ``None`` if accepted, else the one-line reason; a refusal changes
         nothing."""
         if self.status != "playing":
-            return "the game is over" if self.status == "over" else "the game has not started yet"
+            return "the game is over" if self.status in FINAL else "the game has not started yet"
         try:
             self.game.verify(action, seat)
         except SpadesError as e:
             return str(e)
-        try:
-            self._commit("act", {"seat": seat, "a": encode_action(action)})
-        except StoreError as e:
-            return str(e)
-        self._advance_or_retry()
+        await self._commit("act", {"seat": seat, "a": encode_action(action)})
+        await self._advance_or_retry()
         notify_others(self.game, self.bots)  # bot seats only; built-in bots want no events
-        self._changed()
         return None
 
+    async def _advance_or_retry(self) -> None:
+        """The dealer chores after an accepted change. The change itself is written and
+        stands; if the store refuses the chores (the next deal), the driver retries them."""
+        try:
+            await self._advance()
+        except SeqTaken:
+            raise
+        except StoreError as e:
+            log.error("table %s: %s; the driver will retry", self.id, e)
+        self._wake.set()
+
+    # ------------------------------------------------------------------ what seats ask for
+    async def join(self, seat: int, name: str) -> str | None:
+        out = await self.command("join", {"seat": seat, "name": name})
+        return out.get("error")
+
+    async def claim(self, seat: int, name: str) -> tuple[str | None, str | None]:
+        out = await self.command("claim", {"seat": seat, "name": name})
+        return out.get("token"), out.get("error")
+
+    async def act(self, seat: int, action: Action) -> str | None:
+        out = await self.command("act", {"seat": seat, "a": encode_action(action)})
+        return out.get("error")
+
+    async def redeem(self, invite: str) -> dict[str, Any]:
+        return await self.command("redeem", {"invite": invite})
+
+    def seat_of_token(self, token: str) -> int | None:
+        sha = digest(token)
+        for seat, s in enumerate(self.conf.seats):
+            if s.token_sha is not None and secrets.compare_digest(s.token_sha, sha):
+                return seat
+        return None
+
+    def taken_message(self, token: str) -> str | None:
+        """Why an invite ticket (or an old token) no longer opens its seat (``None`` if it
+        never did)."""
+        return self.taken_message_sha(digest(token))
+
+    def taken_message_sha(self, sha: str) -> str | None:
+        hit = self.superseded.get(sha)
+        if hit is None:
+            return None
+        seat, how = hit
+        where = seat_name(seat, self.game.n)
+        if how == "claimed":
+            return f"{where} was taken from the lobby by {self.names[seat]}: this invite link no longer works"
+        return f"the invite link for {where} was already used: it opens the seat only once"
+
     async def hint(self, seat: int) -> dict[str, Any]:
-        """The strongest bot's choice for the seat to move, computed off the event loop from
-        the seat's own observation (a hint knows no more than the player)."""
+        """The strongest bot's choice for the seat to move, from the seat's own observation
+        (a hint knows no more than the player), worked out in the compute pool."""
         if not self.conf.hints:
             return {"type": "error", "message": "hints are turned off at this table"}
         g = self.game
         if self.status != "playing" or g.to_move != seat:
             return {"type": "error", "message": "a hint is given only on your turn"}
-        if self._hinter is None:
-            self._hinter = make_bot(self.hint_level)
         version = self.clock.version
-        d = await asyncio.to_thread(self._hinter.decide, g.observation(seat), g.legal_actions(seat))
+        try:
+            d = await self._manager.decide(self.hint_level, g.observation(seat), g.legal_actions(seat))
+        except SpadesError as e:
+            return {"type": "error", "message": f"no hint this time: {e}"}
         if version != self.clock.version:
             return {"type": "error", "message": "the table moved on before the hint was ready"}
         return {"type": "hint", "action": encode_action(d.action), "why": d.why, "bot": self.hint_level}
 
-    # ------------------------------------------------------------------ connections
+    # ------------------------------------------------------------------ connections and presence
     def attach(self, conn: Conn) -> str | None:
-        """Add a connection; refuse one over the table's limit (``None`` if attached)."""
+        """Add a connection (greeted or not: both count against the table's limit)."""
+        if conn in self.conns:
+            return None
         if len(self.conns) >= MAX_CONNS_PER_TABLE:
             return f"this table already has {len(self.conns)} connections"
         self.conns.append(conn)
-        if conn.seat is not None:
-            self.away_since[conn.seat] = None
-            self._changed()
-        else:
-            conn.history_sent = self.history_version()
-            conn.send(self.message_for(None))
         return None
+
+    def greet(self, conn: Conn) -> None:
+        """A connection said hello: as a seat it counts for presence, and it gets its view."""
+        conn.greeted = True
+        if conn.seat is not None:
+            self.presence_changed()
+        if conn.history_sent != self.history_version():  # not already sent by presence_changed
+            conn.history_sent = self.history_version()
+            conn.send(self.message_for(conn.seat))
 
     def detach(self, conn: Conn) -> None:
         if conn in self.conns:
             self.conns.remove(conn)
-        seat = conn.seat
-        if seat is not None and not any(c.seat == seat for c in self.conns):
-            self.away_since[seat] = time.monotonic()
+        if conn.seat is not None:
+            self.presence_changed()
+
+    def local_seats(self) -> frozenset[int]:
+        return frozenset(c.seat for c in self.conns if c.seat is not None and c.greeted and not c.closed)
+
+    def presence_changed(self) -> None:
+        """Recompute who is connected (the owner), or tell the owner (a replica)."""
+        if not self.owner:
+            if self.mgr is not None:
+                self.mgr.report_presence(self)
+            return
+        if self._recompute_presence():
+            self._changed()
+            if self.mgr is not None:
+                self.mgr.publish_presence(self)
+
+    def _recompute_presence(self) -> bool:
+        now = time.monotonic()
+        seats = set(self.local_seats())
+        for wid, (theirs, expires) in list(self.remote.items()):
+            if expires < now:
+                del self.remote[wid]
+                continue
+            seats |= theirs
+        changed = False
+        for s, sc in enumerate(self.conf.seats):
+            if sc.kind != "human":
+                continue
+            here = s in seats
+            if here != self.present[s]:
+                changed = True
+                self.present[s] = here
+                self.away_since[s] = None if here else now
+        return changed
+
+    def presence_json(self) -> dict[str, Any]:
+        now = time.monotonic()
+        return {
+            "present": list(self.present),
+            "away_for": [None if a is None else now - a for a in self.away_since],
+        }
+
+    def set_presence(self, data: dict[str, Any]) -> None:
+        """A replica learns from the owner who is connected and who is away."""
+        now = time.monotonic()
+        present = [bool(p) for p in data["present"]]
+        self.away_since = [None if a is None else now - float(a) for a in data["away_for"]]
+        if present != self.present:
+            self.present = present
             self._changed()
 
     def connected(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.conns)
+        return self.present[seat]
 
     def _changed(self) -> None:
         self._public = None
@@ -417,7 +657,7 @@ class TableActor:
         hv = self.history_version()
         by_seat: dict[tuple[int | None, bool], str] = {}
         for c in list(self.conns):
-            if c.closed:
+            if c.closed or not c.greeted:
                 continue
             key = (c.seat, c.history_sent != hv)
             text = by_seat.get(key)
@@ -425,6 +665,14 @@ class TableActor:
                 text = by_seat[key] = self.message_for(c.seat, with_history=key[1])
             c.history_sent = hv
             c.send(text)
+
+    def kick_seat(self, seat: int, message: str) -> None:
+        """Connections on a seat whose token changed hands watch from now on."""
+        why = json.dumps({"type": "error", "code": "seat_taken", "message": message})
+        for c in self.conns:
+            if c.seat == seat:
+                c.send(why)
+                c.seat = None
 
     # ------------------------------------------------------------------ views
     def public(self) -> dict[str, Any]:
@@ -445,7 +693,7 @@ class TableActor:
                     "kind": conf.kind,
                     "bot": conf.bot,
                     "name": self.names[s],
-                    "connected": conf.kind == "bot" or self.connected(s),
+                    "connected": conf.kind == "bot" or self.present[s],
                     "standin": conf.kind == "human" and away is not None and now - away >= self.conf.away_s,
                 }
             )
@@ -454,6 +702,7 @@ class TableActor:
         out: dict[str, Any] = {
             "id": self.id,
             "status": self.status,
+            "why": self.why,
             "hand": g.hand_number,
             "phase": g.phase.value,
             "to_move": g.to_move if self.status == "playing" else None,
@@ -503,10 +752,10 @@ class TableActor:
         }
 
     def idle(self, now: float, idle_s: float) -> bool:
-        """Finished, nobody attached and unused for ``idle_s``: the manager may unload it,
-        as everything it knows is in the store."""
+        """Nobody attached and unused for ``idle_s``, and either finished or a replica: the
+        manager may unload it, as everything it knows is in the store."""
         return (
-            self.status == "over"
+            (self.status in FINAL or not self.owner)
             and not self.conns
             and now - self.last_used >= idle_s
             and (self._task is None or self._task.done())
@@ -617,19 +866,44 @@ class TableActor:
         rec["bots"] = {str(s): c.bot for s, c in enumerate(self.conf.seats) if c.kind == "bot"}
         return rec
 
-    # ------------------------------------------------------------------ the driver task
+    # ------------------------------------------------------------------ the driver task (owner)
     def start(self) -> None:
-        if self._task is None and self.status != "over":
+        """Start the driver (the owner only, and only while the game is live)."""
+        if self.owner and (self._task is None or self._task.done()) and self.status in LIVE:
             self._task = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.id}")
+            self._task.add_done_callback(self._driver_done)
 
-    async def stop(self) -> None:
+    async def stop(self, *, close_conns: bool = True) -> None:
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
             self._task = None
-        for c in self.conns:
-            c.close()
+        if close_conns:
+            for c in self.conns:
+                c.close()
+
+    def _driver_done(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is None or self.mgr is None:
+            return
+        # Never leave a table "playing" with nobody driving it: end it, with the reason.
+        why = f"the table's driver failed: {type(exc).__name__}: {_short(exc)}"
+        log.error("table %s: %s", self.id, why, exc_info=exc)
+        self.mgr.spawn(self._fail(why))
+
+    async def _fail(self, why: str) -> None:
+        async with self.lock:
+            if not self.owner or self.status not in LIVE:
+                return
+            try:
+                await self._end("failed", why)
+            except StoreError as e:
+                log.error("table %s: could not write its failure (%s)", self.id, e)
+                self.status, self.why = "failed", why
+        self._changed()
 
     def _auto_due(self) -> tuple[int, float] | None:
         """The seat a bot must play for now, and from when."""
@@ -638,34 +912,53 @@ class TableActor:
         if self.status != "playing" or seat is None:
             return None
         delay = self.conf.bot_delay_ms / 1000
-        if seat in self.bots:
+        if seat in self.seat_bots:
             return seat, self.clock.changed_at + delay
         away = self.away_since[seat]
         if away is None:
             return None
         return seat, max(away + self.conf.away_s, self.clock.changed_at + delay)
 
-    def _chores_pending(self) -> bool:
-        g = self.game
-        everyone = all(n is not None for n in self.names)
-        return (self.status == "waiting" and everyone) or (
-            self.status == "playing" and (g.phase is Phase.DEAL or g.is_over)
-        )
+    def _expiry(self) -> float | None:
+        """When a table still waiting for people expires (wall clock), if it does."""
+        ttl = self._manager.waiting_ttl
+        if self.status != "waiting" or ttl is None:
+            return None
+        return self.created_at + ttl
 
     async def _drive(self) -> None:
-        while self.status == "playing" or self.status == "waiting":
+        mgr = self._manager
+        while self.owner and self.status in LIVE:
             self._wake.clear()
-            if self._chores_pending():  # a deal the store refused earlier
-                try:
-                    self._advance()
-                except StoreError as e:
-                    log.error("table %s: %s; retrying in 1 s", self.id, e)
-                    await asyncio.sleep(1)
-                    continue
-                self._changed()
+            try:
+                did = False
+                async with self.lock:
+                    if not self.owner:
+                        return
+                    expires = self._expiry()
+                    if expires is not None and time.time() >= expires:
+                        await self._end("expired", f"nobody came within {mgr.waiting_ttl:g} s")
+                        did = True
+                    elif self._chores_pending():  # a deal the store refused earlier
+                        await self._advance()
+                        did = True
+                if did:
+                    self._changed()
+            except SeqTaken:
+                await mgr.lost(self)
+                return
+            except StoreError as e:
+                log.error("table %s: %s; retrying in 1 s", self.id, e)
+                await asyncio.sleep(1)
+                continue
+            if self.status not in LIVE:
+                return
             due = self._auto_due()
             if due is None:
-                await self._wake.wait()
+                expires = self._expiry()
+                timeout = None if expires is None else max(0.05, expires - time.time())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout)
                 continue
             seat, when = due
             wait = when - time.monotonic()
@@ -678,142 +971,49 @@ class TableActor:
                 continue
             try:
                 await self._auto_move(seat)
+            except SeqTaken:
+                await mgr.lost(self)
+                return
             except StoreError as e:
                 log.error("table %s: %s; retrying in 1 s", self.id, e)
-                await asyncio.sleep(1)
-            except Exception:  # a bot bug must not stop the table
-                log.exception("table %s: the bot for seat %d failed", self.id, seat)
                 await asyncio.sleep(1)
 
     async def _auto_move(self, seat: int) -> None:
         """A bot's move (or the stand-in's for an away player) from the seat's observation.
-        Slow bots think in a worker thread so the other tables keep playing meanwhile."""
-        bot = self.bots.get(seat)
-        if bot is None:
-            if self._standin is None:
-                self._standin = make_bot(STANDIN_BOT)
-            bot = self._standin
+        Slow bots think in the compute pool; if that fails, the stand-in plays this move."""
+        level = self.seat_bots.get(seat, STANDIN_BOT)
         g = self.game
         legal = g.legal_actions(seat)
         obs = g.observation(seat)
         version = self.clock.version
-        if bot.name in FAST_BOTS:
+        bot = self.bots.get(seat)
+        if bot is None and level == STANDIN_BOT:
+            if self._standin is None:
+                self._standin = make_bot(STANDIN_BOT)
+            bot = self._standin
+        if bot is not None:
             action = bot.decide(obs, legal).action
         else:
-            action = (await asyncio.to_thread(bot.decide, obs, legal)).action
-            if version != self.clock.version:
+            try:
+                action = (await self._manager.decide(level, obs, legal)).action
+            except SpadesError as e:
+                log.warning(
+                    "table %s: %s bot for seat %d: %s; the stand-in plays", self.id, level, seat, e
+                )
+                if self._standin is None:
+                    self._standin = make_bot(STANDIN_BOT)
+                action = self._standin.decide(obs, legal).action
+        async with self.lock:
+            if version != self.clock.version or not self.owner:
                 return  # something happened meanwhile (a look, a reconnect): think again
-        if self.act(seat, action) is not None:
-            self.act(seat, legal[0])
+            if await self._act(seat, action) is not None:
+                await self._act(seat, legal[0])
+        self._changed()
 
 
-@dataclass
-class TableManager:
-    """Every table of the server, by id. Waiting and playing tables live in memory from the
-    start; a finished one leaves memory once nobody has used it for ``idle_s`` seconds and is
-    loaded back from the store when asked for (its log holds all of it), so a server that
-    runs for months holds only the games in play."""
-
-    store: Store
-    hint_level: str = field(default_factory=strongest_bot)
-    tables: dict[str, TableActor] = field(default_factory=dict)
-    idle_s: float = IDLE_S
-    _reaper: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
-
-    def load_all(self) -> int:
-        """Rebuild every unfinished table from its log. A table whose log no longer replays
-        (written by a newer or broken build) is left out with a one-line log entry, not a
-        failed start."""
-        for stored in self.store.load_all(exclude_over=True):
-            actor = self._restore(stored)
-            if actor is not None:
-                self.tables[actor.id] = actor
-        return len(self.tables)
-
-    def _restore(self, stored: StoredTable) -> TableActor | None:
-        try:
-            return TableActor.restore(stored, self.store, self.hint_level)
-        except (SpadesError, KeyError, TypeError, ValueError) as e:
-            log.error("table %s: cannot rebuild it from its log (%s); skipped", stored.id, e)
-            return None
-
-    def start(self) -> None:
-        for actor in self.tables.values():
-            actor.start()
-        if self._reaper is None:
-            self._reaper = asyncio.get_running_loop().create_task(self._reap(), name="table-reaper")
-
-    async def stop(self) -> None:
-        if self._reaper is not None:
-            self._reaper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reaper
-            self._reaper = None
-        for actor in self.tables.values():
-            await actor.stop()
-
-    async def _reap(self) -> None:
-        every = min(max(self.idle_s / 2, 0.05), 30.0)
-        while True:
-            await asyncio.sleep(every)
-            self.sweep()
-
-    def sweep(self, now: float | None = None) -> int:
-        """Unload the finished tables nobody uses; returns how many left memory."""
-        now = time.monotonic() if now is None else now
-        gone = [tid for tid, t in self.tables.items() if t.idle(now, self.idle_s)]
-        for tid in gone:
-            del self.tables[tid]
-        return len(gone)
-
-    def create(self, req: CreateTable) -> TableActor:
-        live = sum(1 for t in self.tables.values() if t.status != "over")
-        if live >= MAX_LIVE_TABLES:
-            raise SpadesError(f"the server already runs {live} tables (limit {MAX_LIVE_TABLES}); try later")
-        conf = conf_from_request(req)
-        table_id = secrets.token_urlsafe(9)
-        actor = TableActor.create(table_id, conf, self.store, self.hint_level)
-        self.tables[table_id] = actor
-        with contextlib.suppress(RuntimeError):
-            actor.start()
-        return actor
-
-    def get(self, table_id: str) -> TableActor | None:
-        """The table, from memory or else loaded back from the store (``None``: no such table)."""
-        actor = self.tables.get(table_id)
-        if actor is None:
-            stored = self.store.load(table_id)
-            if stored is None:
-                return None
-            actor = self._restore(stored)
-            if actor is None:
-                return None
-            self.tables[table_id] = actor
-            with contextlib.suppress(RuntimeError):
-                actor.start()
-        actor.last_used = time.monotonic()
-        return actor
-
-    def list_tables(self, status: str = "waiting", limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
-        """The newest ``limit`` tables with that status (or ``all``). Unfinished tables come
-        from memory, finished ones from their lobby line in the store."""
-        rows: list[tuple[float, dict[str, Any]]] = []
-        if status != "over":
-            rows.extend(
-                (t.created_at, t.listing())
-                for t in self.tables.values()
-                if t.status != "over" and status in ("all", t.status)
-            )
-        if status in ("over", "all"):
-            for tid, created_at, line in self.store.finished(limit):
-                if line is None:  # finished by a server older than the lobby line
-                    actor = self.get(tid)
-                    if actor is None:
-                        continue
-                    line = actor.listing()
-                rows.append((created_at, line))
-        rows.sort(key=lambda r: r[0], reverse=True)
-        return [line for _, line in rows[:limit]]
+def _short(e: BaseException) -> str:
+    lines = str(e).splitlines()
+    return (lines[0] if lines else type(e).__name__)[:200]
 
 
-__all__ = ["CardSet", "Conn", "TableActor", "TableManager", "conf_from_request"]
+__all__ = ["CardSet", "Conn", "TableActor", "TableConf", "conf_from_request", "digest"]

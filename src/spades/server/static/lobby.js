@@ -66,9 +66,11 @@ async function createTable(e) {
   out.appendChild(h("h3", {}, "Table created"));
   const invites = h("div", { class: "invites" });
   const links = [];
+  // Each open seat left to someone else comes with a one-time invite ticket: the first
+  // browser to open the link gets the seat's own token in exchange, and the link is spent.
   data.seats.forEach((s, i) => {
-    if (s.token && i !== mySeat) {
-      const link = `${location.origin}/t/${data.id}#token=${encodeURIComponent(s.token)}`;
+    if (s.invite && i !== mySeat) {
+      const link = `${location.origin}/t/${data.id}#invite=${encodeURIComponent(s.invite)}`;
       links.push({ seat: i, link });
       invites.appendChild(h("label", {}, `Invite link for ${seatLabel(i, p.players)}: `, h("input", { readonly: true, value: link, onclick: (ev) => ev.target.select() })));
     }

@@ -4,9 +4,18 @@ import { h, clear, seatLabel, sideLabel, bidText, sha256hex, seatStore, totalsCh
 
 const tableId = location.pathname.split("/").pop();
 const store = seatStore(tableId);
-// An invite link carries the seat token in the fragment (never sent to the server's logs);
-// keep it in this browser so a reload or a crash of the server reconnects us by ourselves.
-if (location.hash.startsWith("#token=")) {
+// An invite link carries a one-time ticket in the fragment (never sent to the server's logs):
+// the first hello trades it for the seat's own token, which this browser keeps so a reload
+// or a crash of the server reconnects us by ourselves. Older links carry the token itself.
+// A browser that already holds a seat here keeps it: opening the link again (the invitee
+// clicking it twice, the creator trying it) must neither spend the ticket nor lose the seat.
+let notice = null;
+if (location.hash.startsWith("#invite=")) {
+  const held = store.get();
+  if (held && held.token) notice = "This browser already holds a seat at this table: the invite link was not used.";
+  else store.set({ invite: decodeURIComponent(location.hash.slice(8)) });
+  history.replaceState(null, "", location.pathname);
+} else if (location.hash.startsWith("#token=")) {
   store.set({ token: decodeURIComponent(location.hash.slice(7)) });
   history.replaceState(null, "", location.pathname);
 }
@@ -15,6 +24,7 @@ let mine = store.get();
 let ws = null;
 let state = null;
 let welcomed = false; // this connection's hello was answered with a state
+let watching = false; // this connection said hello as a spectator
 let retry = 0;
 let selected = new Set();
 let showLast = false;
@@ -40,18 +50,33 @@ function connect() {
     welcomed = false;
     $("conn").textContent = "online";
     $("conn").className = "conn ok";
-    send(mine && mine.token ? { type: "hello", token: mine.token } : { type: "hello" });
+    watching = false;
+    if (mine && mine.token) send({ type: "hello", token: mine.token });
+    else if (mine && mine.invite) send({ type: "hello", invite: mine.invite });
+    else { watching = true; send({ type: "hello" }); }
   };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "state") { welcomed = true; onState(msg); }
+    if (msg.type === "state") {
+      welcomed = true;
+      onState(msg);
+      if (notice) { toast(notice); notice = null; }
+    }
+    else if (msg.type === "seat") {
+      // The ticket is spent: from now on this browser holds the seat's token instead.
+      mine = { token: msg.token, seat: msg.seat };
+      store.set(mine);
+    }
     else if (msg.type === "error") {
-      // Our invite link's seat was taken from the lobby: forget the token and watch instead.
+      // Our seat was taken from the lobby, or our invite link was already used: forget the
+      // secret and watch instead. (Other refusals may pass, a table moving between servers:
+      // the secret is kept for the next connection.)
       if (msg.code === "seat_taken") {
         store.clear();
         mine = null;
-        if (!welcomed) send({ type: "hello" });
       }
+      // Whatever refused our hello, still show the table, as to a spectator.
+      if (!welcomed && !watching) { watching = true; send({ type: "hello" }); }
       toast(msg.message);
     }
     else if (msg.type === "hint") { hint = msg; render(); }
