@@ -136,6 +136,7 @@ class Membership:
 
     async def _beat(self) -> None:
         mgr = self.mgr
+        started = time.monotonic()
         try:
             held = set(await self.store.aheartbeat(self.me))
         except StoreError as e:
@@ -144,7 +145,8 @@ class Membership:
                 await self.store.aread(self.store.register_worker, self.me, "cluster")
             return
         for actor in list(mgr.tables.values()):
-            if actor.owner and actor.status in LIVE and actor.id not in held:
+            # A table taken while the heartbeat ran is not in its answer: not a lost lease.
+            if actor.owner and actor.status in LIVE and actor.id not in held and actor.owned_at < started:
                 log.warning("table %s: lease lost; stepping down", actor.id)
                 await self.step_down(actor)
         for actor in list(mgr.tables.values()):
@@ -197,6 +199,7 @@ class Membership:
                 if stored is not None:
                     actor.catch_up(stored.events)
         actor.owner = actor.status in LIVE
+        actor.owned_at = time.monotonic()
         await self.bus.unsubscribe(f"t:{table_id}")
         await self.bus.subscribe(f"c:{table_id}", functools.partial(self._on_command, table_id))
         # Whoever was connected to the old owner reconnects to someone; until they report,

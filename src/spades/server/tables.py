@@ -241,6 +241,8 @@ class TableActor:
         self.mgr = mgr
         self.hint_level = hint_level
         self.owner = owner
+        self.owned_at = time.monotonic()
+        """When this worker became the owner (a heartbeat older than that cannot list it)."""
         self.game = Game(conf.rules, first_dealer=conf.first_dealer, auto_deal=False)
         n = len(conf.seats)
         self.names: list[str | None] = [s.name if s.kind == "bot" else None for s in conf.seats]
