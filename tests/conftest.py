@@ -1,15 +1,31 @@
-"""Suite-wide checks: refuse to test a stale compiled engine, and say which engine runs."""
+"""Suite-wide checks: refuse to test a stale compiled engine, say which engine runs, and on CI
+let no test skip (a skip there means a dependency or service CI should have provided)."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Generator
+
 import pytest
 
-from spades._native import compiled_modules, stale_message
+from spades._native import PURE_ENV, compiled_modules, pure_requested, stale_message
+
+CI_SKIPS_ALLOWED = {
+    "root may write anywhere": "a file-permission refusal cannot be seen as root, and CI may run as root",
+    "POSIX file modes": "file modes exist only on POSIX; CI is Linux, so this never skips there",
+}
+"""The only skip reasons accepted when ``CI`` is set, each with why it is legitimate."""
+
+
+def _engine() -> str:
+    compiled = compiled_modules()
+    if compiled:
+        return "compiled (mypyc): " + ", ".join(compiled)
+    return f"pure Python ({PURE_ENV}=1)" if pure_requested() else "pure Python (not compiled)"
 
 
 def pytest_report_header() -> str:
-    compiled = compiled_modules()
-    return f"spades engine: {'compiled (mypyc): ' + ', '.join(compiled) if compiled else 'pure Python'}"
+    return f"spades engine: {_engine()}"
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -17,3 +33,43 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     message = stale_message()
     if message:
         pytest.exit(message, returncode=4)
+
+
+def _on_ci() -> bool:
+    return os.environ.get("CI", "").strip() not in ("", "0", "false")
+
+
+def _skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+def _fail_skip_on_ci(report: pytest.TestReport | pytest.CollectReport) -> None:
+    if not (_on_ci() and report.skipped) or hasattr(report, "wasxfail"):
+        return
+    reason = _skip_reason(report)
+    if reason in CI_SKIPS_ALLOWED:
+        return
+    report.outcome = "failed"
+    report.longrepr = f"skipped on CI, where every test must run: {reason}"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    _fail_skip_on_ci(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(
+    collector: pytest.Collector,
+) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    # A module-level importorskip skips at collection: a missing extra on CI fails instead.
+    report = yield
+    _fail_skip_on_ci(report)
+    return report

@@ -3,6 +3,7 @@
 The engine (``Game``) decides everything; clients see per-seat ``Observation`` values.
 """
 
+from spades import _native  # noqa: F401  (first: SPADES_PURE_PYTHON=1 acts before spades.state loads)
 from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.cards import CardSet, Rank, Suit, card_text, parse_card
 from spades.errors import IllegalAction, InvalidCard, InvalidRecord, InvalidRules, SpadesError

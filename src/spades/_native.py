@@ -6,17 +6,64 @@ without a rebuild, the old code would run silently. The build writes the SHA-256
 compiled source into the compiled ``spades._compiled``; here it is compared with the source
 now on disk. The engine warns at import, and the test suite refuses to run, until
 ``pip install -e .`` rebuilds it.
+
+``SPADES_PURE_PYTHON=1`` in the environment when ``spades`` is imported runs the engine from
+its ``.py`` sources even where a compiled build sits beside them (the same variable makes the
+build skip compiling): the test suite runs the engine's tests both ways, and a benchmark can
+time both from one install. ``spades/__init__.py`` imports this module first, so the switch
+is in place before anything imports ``spades.state``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 COMPILABLE = ("state",)
 """The modules ``setup.py`` compiles, under ``spades``."""
+
+PURE_ENV = "SPADES_PURE_PYTHON"
+"""Set (to anything but ``0``) to run the engine in pure Python; ``setup.py`` reads it too."""
+
+
+def pure_requested() -> bool:
+    """Whether ``SPADES_PURE_PYTHON`` asks for the pure-Python engine."""
+    return os.environ.get(PURE_ENV, "").strip() not in ("", "0")
+
+
+class SourceFinder(importlib.abc.MetaPathFinder):
+    """Finds each ``spades.<COMPILABLE>`` module as its ``.py`` source, ahead of the standard
+    finder, which would prefer the compiled extension beside it."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        package, _, name = fullname.rpartition(".")
+        if package != __package__ or name not in COMPILABLE:
+            return None
+        source = Path(__file__).with_name(f"{name}.py")
+        if not source.is_file():
+            return None  # installed without its source: the compiled module is all there is
+        return importlib.util.spec_from_file_location(fullname, source)
+
+
+def select_engine() -> None:
+    """Put ``SourceFinder`` first on ``sys.meta_path`` if ``SPADES_PURE_PYTHON`` asks for it
+    (once; a module imported before this call stays as it was loaded)."""
+    if pure_requested() and not any(isinstance(f, SourceFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, SourceFinder())
+
+
+select_engine()
 
 
 def _baked() -> dict[str, str]:
