@@ -36,7 +36,7 @@ from spades.rules import Rules
 from spades.scoring import SeatBid
 from spades.search import ScoreSolver, Solver, payoff_table, warm_up
 
-ORACLE = Path("/work/shared/data/dd_oracle.jsonl")
+ORACLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "dd_oracle.jsonl"
 
 BID_SETS: dict[str, tuple[list[SeatBid], tuple[int, int]]] = {
     "plain": ([SeatBid(3), SeatBid(4), SeatBid(3), SeatBid(3)], (0, 0)),

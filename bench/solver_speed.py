@@ -26,7 +26,7 @@ from typing import Any
 from spades.cards import SUIT_MASKS, CardSet, card_text, parse_card
 from spades.search import Solver, warm_up
 
-ORACLE = Path("/work/shared/data/dd_oracle.jsonl")
+ORACLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "dd_oracle.jsonl"
 
 
 def _pbn(mask: int) -> str:
