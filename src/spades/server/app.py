@@ -267,14 +267,13 @@ def create_app(
     @app.websocket("/ws/{table_id}")
     async def ws_endpoint(ws: WebSocket, table_id: str) -> None:
         address = _address(ws)
-        refusal = per_address.open_socket(address)
-        await ws.accept()
-        if refusal is not None:
-            per_address.close_socket(address)  # counted by open_socket even when refused
-            await ws.send_text(json.dumps({"type": "error", "message": refusal}))
-            await ws.close(code=1013)
-            return
+        refusal = per_address.open_socket(address)  # counted even when refused
         try:
+            await ws.accept()
+            if refusal is not None:
+                await ws.send_text(json.dumps({"type": "error", "message": refusal}))
+                await ws.close(code=1013)
+                return
             await _serve_socket(ws, table_id)
         finally:
             per_address.close_socket(address)
@@ -309,7 +308,11 @@ def create_app(
                     else:
                         msg = await asyncio.wait_for(ws.receive(), max(0.0, deadline - time.monotonic()))
                 except TimeoutError:
-                    conn.send(json.dumps({"type": "error", "message": "no hello within 10 s: closing"}))
+                    conn.send(
+                        json.dumps(
+                            {"type": "error", "message": f"no hello within {HELLO_TIMEOUT_S:g} s: closing"}
+                        )
+                    )
                     break
                 if msg["type"] == "websocket.disconnect":
                     break
@@ -427,7 +430,7 @@ class _Session:
         if msg.invite is not None:
             out = await actor.redeem(msg.invite)
             if out.get("error") is not None:
-                return self.error(str(out["error"]), code=out.get("code") or "invite_used")
+                return self.error(str(out["error"]), code=out.get("code"))
             seat = int(out["seat"])
             conn.send(json.dumps({"type": "seat", "seat": seat, "token": out["token"]}))
         elif msg.token is not None:

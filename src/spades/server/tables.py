@@ -999,9 +999,7 @@ class TableActor:
             try:
                 action = (await self._manager.decide(level, obs, legal)).action
             except SpadesError as e:
-                log.warning(
-                    "table %s: %s bot for seat %d: %s; the stand-in plays", self.id, level, seat, e
-                )
+                log.warning("table %s: %s bot for seat %d: %s; the stand-in plays", self.id, level, seat, e)
                 if self._standin is None:
                     self._standin = make_bot(STANDIN_BOT)
                 action = self._standin.decide(obs, legal).action
