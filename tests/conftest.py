@@ -24,8 +24,16 @@ def _engine() -> str:
     return f"pure Python ({PURE_ENV}=1)" if pure_requested() else "pure Python (not compiled)"
 
 
-def pytest_report_header() -> str:
-    return f"spades engine: {_engine()}"
+def _browser() -> list[str]:
+    try:  # tests/browser/pageserver.py: where the page tests' Chromium is, or what to install
+        from browser.pageserver import browser_status
+    except ImportError:  # this file copied elsewhere (test_ci_skips)
+        return []
+    return [browser_status()]
+
+
+def pytest_report_header() -> list[str]:
+    return [f"spades engine: {_engine()}", *_browser()]
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -33,6 +41,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     message = stale_message()
     if message:
         pytest.exit(message, returncode=4)
+    # Under -q (the default) the header is not shown: a missing Chromium is still said first.
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    missing = [line for line in _browser() if "not found" in line]
+    if reporter is not None and missing and session.config.get_verbosity() < 0:
+        reporter.write_line(missing[0])
 
 
 def _on_ci() -> bool:

@@ -27,11 +27,29 @@ LAUNCH_ARGS = [
 ]
 
 
+CHROMIUM_HINT = "apt-get install chromium (or set SPADES_CHROMIUM to a Chromium binary)"
+"""What a local user installs for the page tests: without it they skip (on CI they fail)."""
+
+
 def chromium_path() -> str | None:
     for cand in (os.environ.get("SPADES_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
         if cand and Path(cand).exists():
             return cand
     return None
+
+
+def chromium_missing() -> str:
+    """Why the page tests cannot run here and what to install, in one line."""
+    looked = [p for p in (os.environ.get("SPADES_CHROMIUM"), "/usr/bin/chromium") if p] + ["chromium on PATH"]
+    return f"chromium not found at {', '.join(looked)}: {CHROMIUM_HINT}"
+
+
+def browser_status() -> str:
+    """The test run's header line for the page tests: the Chromium they use, or what is missing."""
+    exe = chromium_path()
+    if exe is None:
+        return f"browser tests: {chromium_missing()} (they skip; on CI they fail)"
+    return f"browser tests: chromium at {exe}"
 
 
 class Server:
