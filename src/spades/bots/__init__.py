@@ -1,7 +1,9 @@
 """Computer players by name: ``make_bot("heuristic")``, ``make_bot("expert:samples=40")``.
 
 A spec is a bot name with optional ``key=value`` settings after a colon, separated by commas;
-``cmd:PROGRAM ARGS`` seats an outside program speaking ``spec/bot-protocol.md``.
+``cmd:PROGRAM ARGS`` seats an outside program speaking ``docs/spec/bot-protocol.md``. Each
+built-in bot declares its settings as data (``Bot.SETTINGS``, ``spades.bots.settings``), and
+a spec is checked against them before the bot is built.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import importlib
 from typing import Any
 
 from spades.bots.base import Bot, Decision
+from spades.bots.settings import Setting, check_settings
 from spades.errors import SpadesError
 
 # name -> (module, class); imported lazily so a light bot never pays for a heavy one.
@@ -44,6 +47,28 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), settings
 
 
+def _bot_class(name: str) -> type[Bot]:
+    if name not in REGISTRY:
+        raise SpadesError(f"unknown bot {name!r} (known: {', '.join(REGISTRY)}, cmd:PROGRAM)")
+    module_name, class_name = REGISTRY[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        raise SpadesError(f"bot {name!r} is not available in this build") from None
+    cls: type[Bot] = getattr(module, class_name)
+    return cls
+
+
+def check_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """The bot name and its settings converted to their declared types, without building the
+    bot (so a command can refuse a bad spec at once); an unknown name or a bad setting is a
+    one-line ``SpadesError``. A ``cmd:`` spec is returned as it is: its program is not run."""
+    name, settings = parse_spec(spec)
+    if name == "cmd":
+        return name, settings
+    return name, check_settings(name, _bot_class(name).SETTINGS, settings)
+
+
 def make_bot(spec: str, *, seed: int | None = None) -> Bot:
     """Build a bot from its spec; an unknown name or setting is a one-line ``SpadesError``."""
     if spec.startswith("cmd:"):
@@ -53,20 +78,14 @@ def make_bot(spec: str, *, seed: int | None = None) -> Bot:
             raise SpadesError("outside bots (cmd:) are not available in this build") from None
         bot: Bot = ProgramBot(spec[4:], seed=seed)
         return bot
-    name, settings = parse_spec(spec)
-    if name not in REGISTRY:
-        raise SpadesError(f"unknown bot {name!r} (known: {', '.join(REGISTRY)}, cmd:PROGRAM)")
-    module_name, class_name = REGISTRY[name]
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        raise SpadesError(f"bot {name!r} is not available in this build") from None
-    cls = getattr(module, class_name)
-    try:
-        made: Bot = cls(seed=seed, **settings)
-    except TypeError as e:
-        raise SpadesError(f"bad setting for bot {name!r}: {e}") from None
+    name, settings = check_spec(spec)
+    made: Bot = _bot_class(name)(seed=seed, **settings)  # type: ignore[call-arg]
     return made
 
 
-__all__ = ["REGISTRY", "Bot", "Decision", "make_bot", "parse_spec"]
+def bot_settings(name: str) -> tuple[Setting, ...]:
+    """The settings built-in bot ``name`` takes, as declared (imports its module)."""
+    return _bot_class(name).SETTINGS
+
+
+__all__ = ["REGISTRY", "Bot", "Decision", "Setting", "bot_settings", "check_spec", "make_bot", "parse_spec"]

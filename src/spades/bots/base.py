@@ -10,8 +10,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from spades.actions import Action
+from spades.bots.settings import Setting
 from spades.observation import Observation
 
 
@@ -27,6 +29,10 @@ class Bot(ABC):
     lists single ``PassCard`` steps, and a whole ``PassCards`` of those cards is accepted)."""
 
     name: str = "bot"
+
+    SETTINGS: ClassVar[tuple[Setting, ...]] = ()
+    """The ``key=value`` settings the constructor takes by keyword, as data: ``make_bot``
+    checks a spec against them (one-line errors) before building the bot."""
 
     wants_events: bool = False
     """Whether game loops call ``notify`` after every action (``spades.driver.notify_others``).

@@ -35,6 +35,7 @@ from spades.bots.expert_play import (
     trick_winner,
 )
 from spades.bots.sampling import Knowledge, resample, sample_deal
+from spades.bots.settings import Setting
 from spades.cards import FULL_DECK, card_text
 from spades.errors import SpadesError
 from spades.observation import BidView, Observation
@@ -110,6 +111,20 @@ class ExpertBot(Bot):
     ``bag_weight`` the share of a bag's amortised penalty charged when it is taken."""
 
     name = "expert"
+
+    SETTINGS = (
+        Setting("samples", int, 96, "deals sampled per card played", 1, 10_000),
+        Setting("bid_samples", int, 128, "deals sampled per bid", 1, 10_000),
+        Setting("time_ms", int, 2500, "cap per decision in ms, 0 for none", 0, 600_000),
+        Setting("dd_tricks", int, 7, "tricks left at which exact search takes over", 0, 17),
+        Setting("overdraw", int, 3, "deals drawn per deal kept, for bid weighting", 1, 100),
+        Setting("nil_margin", float, 0.0, "points a Nil must beat the best number bid by", -1000.0, 1000.0),
+        Setting("nil_floor", float, 0.6, "share of sampled deals a Nil must survive", 0.0, 1.0),
+        Setting(
+            "blind_margin", float, 40.0, "points a Blind Nil must beat looking by (1000: never)", -1e3, 1e3
+        ),
+        Setting("bag_weight", float, BAG_WEIGHT, "share of a bag's amortised penalty charged", 0.0, 10.0),
+    )
 
     def __init__(
         self,

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.bots.base import Bot, Decision
 from spades.bots.knowledge import Knowledge, beats, cards_of, suit_length
+from spades.bots.settings import Setting
 from spades.cards import SPADE_MASK, CardSet, card_text
 from spades.observation import Observation
 
@@ -144,6 +145,13 @@ class HeuristicBot(Bot):
     (the ``nil_danger`` a Nil may carry, default 1.5)."""
 
     name = "heuristic"
+
+    SETTINGS = (
+        Setting("nil", bool, True, "bid Nil when safe"),
+        Setting("blind_nil", bool, True, "bid Blind Nil when the score calls for it"),
+        Setting("aggression", float, 0.0, "tricks added to every bid estimate", -3.0, 3.0),
+        Setting("nil_limit", float, 1.5, "the nil_danger a Nil may carry", 0.0, 10.0),
+    )
 
     def __init__(
         self,
