@@ -44,14 +44,50 @@ def cli() -> None:
     """Spades: play in the terminal or the browser, replay, analyse and pit bots."""
 
 
+def _sentence(text: str) -> str:
+    """Click's message as a clause of our one line: one line, no final period, lower case."""
+    text = " ".join(text.split()).rstrip(".")
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def _option_name(param: click.Parameter) -> str:
+    if isinstance(param, click.Option) and param.opts:
+        return max(param.opts, key=len)  # --jobs, not -j
+    return param.human_readable_name
+
+
+def usage_line(e: click.UsageError) -> str:
+    """A usage error (bad or missing option or argument, unknown option or command) as the one
+    line every ``spades`` error is: ``spades: --port: 'abc' is not a valid integer``."""
+    path = e.ctx.command_path if e.ctx is not None else "spades"
+    if isinstance(e, click.MissingParameter) and e.param is not None:
+        what = "option" if isinstance(e.param, click.Option) else "argument"
+        pieces = e.ctx.command.collect_usage_pieces(e.ctx) if e.ctx is not None else []
+        return f"spades: missing {what} {_option_name(e.param)} (usage: {' '.join([path, *pieces])})"
+    if isinstance(e, click.BadParameter) and e.param is not None:
+        return f"spades: {_option_name(e.param)}: {_sentence(e.message)}"
+    if isinstance(e, click.NoSuchOption):
+        maybe = f"; did you mean {' or '.join(sorted(e.possibilities))}?" if e.possibilities else ""
+        return f"spades: {e.option_name}: no such option of '{path}'{maybe} (see '{path} --help')"
+    return f"spades: {_sentence(e.format_message())} (see '{path} --help')"
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The ``spades`` command: every error a user can cause is one line on stderr and exit 1."""
     try:
         cli.main(args=argv, prog_name="spades", standalone_mode=False)
     except click.exceptions.Exit as e:
         return int(e.exit_code or 0)
+    except click.exceptions.NoArgsIsHelpError as e:  # a bare `spades`: the help, not an error
+        assert e.ctx is not None
+        click.echo(e.ctx.get_help())
+        return 0
+    except click.UsageError as e:
+        click.echo(usage_line(e), err=True)
+        return 1
     except click.ClickException as e:
-        e.show()
-        return e.exit_code
+        click.echo(f"spades: {_sentence(e.format_message())}", err=True)
+        return 1
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         return 130

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
+from spades.bots import check_spec
+from spades.errors import SpadesError
 from spades.protocol.options import bot_options
 from spades.tui.config import make_config
+
+
+def require_terminal() -> None:
+    """The game takes the whole screen and reads keys: without a terminal on both ends it would
+    wait forever for keys that never come (``spades play < file``, or in a pipe), so refuse."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        which = "input" if not sys.stdin.isatty() else "output"
+        raise SpadesError(
+            f"play needs a terminal (its {which} is not one): run it in a terminal window; "
+            "for games without one, see 'spades match' or 'spades serve'"
+        )
 
 
 @click.command("play")
@@ -55,6 +70,9 @@ def command(
         record=record_path,
         name=name,
     )
+    for spec in sorted(set(config.bots.values())):
+        check_spec(spec)  # a bad bot setting is one line now, not an error inside the game screen
+    require_terminal()
     from spades.tui.app import SpadesApp  # Textual loads only when the game starts
 
     app = SpadesApp(config)
