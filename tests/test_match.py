@@ -137,7 +137,7 @@ def test_cli_text_report() -> None:
     ("args", "words"),
     [
         (["match", "nosuchbot", "random", "--hands", "1"], "unknown bot"),
-        (["match", "heuristic:bogus=1", "random", "--hands", "1"], "bad setting"),
+        (["match", "heuristic:bogus=1", "random", "--hands", "1"], "unknown setting"),
         (["match", "heuristic", "random", "--rules", "nosuch", "--hands", "1"], "unknown preset"),
         (["match", "heuristic", "random", "--games", "2", "--hands", "1"], "not both"),
         (["match", "heuristic", "random", "--hands", "0"], "at least 1"),

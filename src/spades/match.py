@@ -27,7 +27,7 @@ from spades.driver import apply_decision, notify_others
 from spades.errors import SpadesError
 from spades.rules import Rules
 from spades.scoring import HandScore, side_seats
-from spades.state import Game, Phase
+from spades.state import Game, Phase, seat_name
 
 MAX_HANDS = 300
 """A whole game stops after this many hands; the side ahead on points is then the winner."""
@@ -191,7 +191,9 @@ def play_task(task: Task) -> GameResult:
     if task.out is not None:
         name = f"deal{task.deal:05d}-{'ba' if task.swapped else 'ab'}.json"
         path = Path(task.out) / name
-        players = [f"{'A' if s in a_seats else 'B'} {specs[s]}" for s in range(rules.players)]
+        # "A heuristic (North)": partners play the same spec, so the seat tells them apart in replays.
+        team = ["A" if s in a_seats else "B" for s in range(rules.players)]
+        players = [f"{team[s]} {specs[s]} ({seat_name(s, rules.players)})" for s in range(rules.players)]
         info = {"a": task.a, "b": task.b, "seed": task.seed, "deal": task.deal, "swapped": task.swapped}
         info["a_seats"] = list(a_seats)
         record.save(path, game, players, match=info)
@@ -294,6 +296,7 @@ def summarize(
         "duplicate": duplicate,
         "games": games,
         "hands": hands,
+        "deals": len({r.deal for r in results}),
         "unfinished": sum(1 for r in results if not r.finished),
         "a_win_rate": wins / games if games else 0.0,
         "a_win_rate_ci95": [lo, hi],

@@ -36,6 +36,14 @@ def _fmt_ci(ci: list[float], pct: bool = False) -> str:
     return f"[{ci[0]:+.1f}, {ci[1]:+.1f}]"
 
 
+def _duplicate_note(rep: dict[str, Any]) -> str:
+    """Why there are twice the games asked for: in duplicate each deal is played twice."""
+    if not rep["duplicate"] or "deals" not in rep:
+        return ""
+    what = "deals" if rep["games"] == rep["hands"] else "deal sequences"
+    return f" (duplicate: {rep['deals']} {what}, each played twice with the sides swapped)"
+
+
 def report_text(rep: dict[str, Any]) -> str:
     """The readable report."""
     a, b = rep["a"], rep["b"]
@@ -43,7 +51,7 @@ def report_text(rep: dict[str, Any]) -> str:
     lines = [
         f"A = {a}   B = {b}   rules {json.dumps(rep['rules'])}   seed {rep['seed']}"
         + ("   duplicate" if rep["duplicate"] else ""),
-        f"games {rep['games']}, hands {rep['hands']}"
+        f"games {rep['games']}, hands {rep['hands']}{_duplicate_note(rep)}"
         + (f", {rep['unfinished']} cut at the hand limit" if rep["unfinished"] else ""),
         f"A win rate          {rep['a_win_rate'] * 100:.1f}%  95% {_fmt_ci(rep['a_win_rate_ci95'], True)}",
         f"points per hand A-B {rep['points_per_hand']:+.1f}  95% {_fmt_ci(rep['points_per_hand_ci95'])}",
