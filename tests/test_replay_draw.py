@@ -50,7 +50,7 @@ def test_a_seat_by_number_is_the_same_view_and_a_wrong_seat_is_a_usage_error(
     path = str(GOLDEN / "two_player_stock.json")
     assert run(capsys, "--seat", "0", path)[1] == run(capsys, "--seat", "South", path)[1]
     code, out, err = run(capsys, "--seat", "west", path)
-    assert code == 2 and out == "" and "'west' is not a seat of this 2-player game" in err
+    assert code == 1 and out == "" and "'west' is not a seat of this 2-player game" in err
 
 
 def draw_section(text: str) -> list[str]:
