@@ -224,3 +224,10 @@ def test_a_duplicate_match_says_why_the_games_double_and_names_seats_apart(
         players = record.load(path).players
         assert len(set(players)) == len(players), players
         assert {p.split(" (")[1] for p in players} == {"North)", "East)", "South)", "West)"}
+
+
+@pytest.mark.parametrize(("bot", "setting"), SETTINGS, ids=[f"{b}:{s.name}" for b, s in SETTINGS])
+def test_docs_list_every_setting_as_declared(bot: str, setting: Setting) -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    section = doc.split(f"### `{bot}`", 1)[1].split("###", 1)[0]
+    assert f"| `{setting.name}` | {setting.allowed()} | " in section and f" | {setting.help} |" in section
