@@ -162,7 +162,10 @@ def secure_sqlite_file(path: Path) -> None:
         if not folder.is_dir():
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             os.chmod(folder, 0o700)  # mkdir's mode passes through the umask
-        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        if not path.exists():
+            # Only a new file is opened here: closing any descriptor of a file drops the POSIX
+            # locks this process holds on it, which SQLite's open connections rely on.
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
         for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
             if p == path or p.exists():
                 os.chmod(p, 0o600)

@@ -328,6 +328,7 @@ class Store:
         if self._path is not None:
             from spades.server.dburl import secure_sqlite_file
 
+            self.engine.dispose()  # closing a file SQLite holds open drops its POSIX locks
             secure_sqlite_file(self._path)
 
     @property
