@@ -8,20 +8,13 @@ from collections.abc import Generator
 
 import pytest
 
-from spades._native import PURE_ENV, compiled_modules, pure_requested, stale_message
+from spades._native import describe_engine, stale_message
 
 CI_SKIPS_ALLOWED = {
     "root may write anywhere": "a file-permission refusal cannot be seen as root, and CI may run as root",
     "POSIX file modes": "file modes exist only on POSIX; CI is Linux, so this never skips there",
 }
 """The only skip reasons accepted when ``CI`` is set, each with why it is legitimate."""
-
-
-def _engine() -> str:
-    compiled = compiled_modules()
-    if compiled:
-        return "compiled (mypyc): " + ", ".join(compiled)
-    return f"pure Python ({PURE_ENV}=1)" if pure_requested() else "pure Python (not compiled)"
 
 
 def _browser() -> list[str]:
@@ -33,7 +26,7 @@ def _browser() -> list[str]:
 
 
 def pytest_report_header() -> list[str]:
-    return [f"spades engine: {_engine()}", *_browser()]
+    return [f"spades engine: {describe_engine()}", *_browser()]
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

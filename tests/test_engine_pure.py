@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import spades
-from spades._native import PURE_ENV, pure_requested
+from spades._native import PURE_ENV, describe_engine, pure_requested
 
 SRC = Path(spades.__file__).parent
 PROBE = (
@@ -61,11 +61,9 @@ def test_this_run_tests_the_engine_it_says() -> None:
 
 
 def test_the_report_header_names_the_engine() -> None:
-    from conftest import _engine
-
     if pure_requested():
-        assert _engine() == f"pure Python ({PURE_ENV}=1)"
+        assert describe_engine() == f"pure Python ({PURE_ENV}=1)"
     elif _built():
-        assert _engine() == "compiled (mypyc): state"
+        assert describe_engine() == "compiled (mypyc): state"
     else:
-        assert _engine() == "pure Python (not compiled)"
+        assert describe_engine() == "pure Python (not compiled)"

@@ -105,6 +105,14 @@ def compiled_modules() -> list[str]:
     return out
 
 
+def describe_engine() -> str:
+    """Which engine runs, in a few words (the test suite's report header)."""
+    compiled = compiled_modules()
+    if compiled:
+        return "compiled (mypyc): " + ", ".join(compiled)
+    return f"pure Python ({PURE_ENV}=1)" if pure_requested() else "pure Python (not compiled)"
+
+
 def stale_message() -> str | None:
     """The first stale compiled module's line (see ``stale_line``), or ``None``."""
     baked = _baked()
