@@ -219,6 +219,9 @@ _SNAP_LISTS: Final = (
 """The per-hand lists a pass or draw changes in place, so its snapshot copies them."""
 _NEXT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 4)}
 _tuple_new: Final = tuple.__new__
+_EVENT: Final = Event
+_TRICK: Final = Trick
+_SUIT_MASKS: Final = SUIT_MASKS
 _DEAL: Final = Phase.DEAL
 _DRAW: Final = Phase.DRAW
 _BID: Final = Phase.BID
@@ -457,7 +460,8 @@ class Game:
     @property
     def to_move(self) -> int | None:
         """The seat whose turn it is, or ``None`` between hands and after the game."""
-        return None if self.phase in (_DEAL, _OVER) else self.turn
+        phase = self.phase
+        return None if phase is _DEAL or phase is _OVER else self.turn
 
     @property
     def is_over(self) -> bool:
@@ -570,7 +574,7 @@ class Game:
                 if trick:
                     lead = self.lead_suit
                     if suit != lead:
-                        if h & SUIT_MASKS[lead]:
+                        if h & _SUIT_MASKS[lead]:
                             return self.play(c)  # refused there, with the reason
                         if suit == 0 and not self.spades_broken:
                             self.spades_broken = True
@@ -589,7 +593,7 @@ class Game:
                 if len(trick) == self.n:
                     return self._finish_trick(turn, c)
                 self.turn = self._next[turn]
-                ev: Event = _tuple_new(Event, (turn, _PLAYS[c], self.hand_number, None))
+                ev: Event = _tuple_new(_EVENT, (turn, _PLAYS[c], self.hand_number, None))
                 self.history.append(ev)
                 return ev
             return self.play(c)
@@ -749,7 +753,7 @@ class Game:
         self.turn = self._next[turn]
         if last_bid:
             self._end_bidding()
-        ev: Event = _tuple_new(Event, (turn, bid, self.hand_number, None))
+        ev: Event = _tuple_new(_EVENT, (turn, bid, self.hand_number, None))
         self._undo_at[len(self.history)] = undo
         self.history.append(ev)
         return ev
@@ -961,7 +965,7 @@ class Game:
         if len(trick) == self.n:
             return self._finish_trick(turn, card)
         self.turn = self._next[turn]
-        ev: Event = _tuple_new(Event, (turn, _PLAYS[card], self.hand_number, None))
+        ev: Event = _tuple_new(_EVENT, (turn, _PLAYS[card], self.hand_number, None))
         self.history.append(ev)
         return ev
 
@@ -982,12 +986,12 @@ class Game:
         else:
             winner = leader if k[trick[0]] > k[trick[1]] else 1 - leader
         tricks = self.tricks
-        tricks.append(_tuple_new(Trick, (leader, tuple(trick), winner)))
+        tricks.append(_tuple_new(_TRICK, (leader, tuple(trick), winner)))
         self.tricks_won[winner] += 1
         self.trick = []
         self.lead_suit = -1
         self.turn = self.trick_leader = winner
-        ev: Event = _tuple_new(Event, (seat, _PLAYS[card], self.hand_number, winner))
+        ev: Event = _tuple_new(_EVENT, (seat, _PLAYS[card], self.hand_number, winner))
         history = self.history
         if len(tricks) == 13:
             # The hand ends: keep the state as it is now (shallow: from here on the per-hand
@@ -1016,7 +1020,7 @@ class Game:
 
     # ------------------------------------------------------------------ history and undo
     def _record(self, seat: int, action: Action, undo: tuple[Any, ...]) -> Event:
-        ev: Event = _tuple_new(Event, (seat, action, self.hand_number, None))
+        ev: Event = _tuple_new(_EVENT, (seat, action, self.hand_number, None))
         self._undo_at[len(self.history)] = undo
         self.history.append(ev)
         return ev
