@@ -7,6 +7,7 @@ and checks the game behind it, which the tests (and only the tests) may read.
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -20,8 +21,8 @@ from spades.observation import Observation
 from spades.state import Game
 from spades.tui.app import GameScreen, SpadesApp
 from spades.tui.config import PlayConfig, make_config
-from spades.tui.screens import LastTrickScreen, ResultScreen, ScoreScreen
-from spades.tui.session import Session
+from spades.tui.screens import HelpScreen, LastTrickScreen, QuitScreen, ResultScreen, ScoreScreen
+from spades.tui.session import Session, resume
 from spades.tui.view import card_label, describe_action
 from spades.tui.widgets import ChoiceBar, HandView
 
@@ -336,13 +337,13 @@ async def test_a_short_game_to_its_result_and_a_loadable_record(tmp_path: Path) 
     assert loaded.totals == game.totals and loaded.winner == game.winner
 
 
-@pytest.mark.parametrize("key", ["ctrl+q", "ctrl+c"])
-async def test_quitting_saves_a_loadable_record(tmp_path: Path, key: str) -> None:
+@pytest.mark.parametrize("keys", [("ctrl+q", "enter"), ("ctrl+q", "ctrl+q"), ("ctrl+c",)])
+async def test_quitting_saves_a_loadable_record(tmp_path: Path, keys: tuple[str, ...]) -> None:
     app = SpadesApp(config(tmp_path, seed=12))
     async with app.run_test(size=SIZE) as pilot:
         await play_until(pilot, app, lambda: len(app.session.observation().tricks) >= 2)
         plays = list(game_of(app).logs[-1].plays)
-        await pilot.press(key)
+        await pilot.press(*keys)
     path = tmp_path / "game.json"
     rep = record.load(path)
     assert rep.game.logs[-1].plays == plays
@@ -403,3 +404,180 @@ async def test_the_screen_never_shows_hidden_cards_through_a_hand(tmp_path: Path
         await pilot.press("s")
         await pilot.pause()
         assert_nothing_hidden_shown(app)
+
+
+# ---------------------------------------------------------------------- issue 13, terminal items
+async def test_a_slow_hint_bot_is_built_off_the_ui_thread_and_keys_still_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first hint may compile the expert for minutes: the screen must answer meanwhile."""
+    release = threading.Event()
+    on_ui_thread: list[bool] = []
+
+    def slow_hint_bot(seed: int) -> tuple[Bot, str]:
+        on_ui_thread.append(threading.current_thread() is threading.main_thread())
+        release.wait(5)  # a bot still compiling (bounded, so the old code fails instead of hanging)
+        return make_bot("heuristic", seed=seed), "slow"
+
+    monkeypatch.setattr("spades.tui.session.hint_bot", slow_hint_bot)
+    app = SpadesApp(config(tmp_path, seed=6))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
+        await pilot.press("h")
+        await until(pilot, lambda: bool(on_ui_thread))
+        assert on_ui_thread == [False]
+        assert "thinking" in screen_text(app)
+        await pilot.press("f1")  # help opens while the bot is still being built
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert not release.is_set() and gs(app).hint_shown is None
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        await pilot.press("h")  # asked again while pending: a polite refusal, no second bot
+        assert "Still thinking" in screen_text(app)
+        release.set()
+        for _ in range(400):
+            if gs(app).hint_shown is not None:
+                break
+            await pilot.pause(0.02)
+        assert on_ui_thread == [False]
+        assert "Hint (slow)" in screen_text(app)
+        shown = gs(app).hint_shown
+        assert shown is not None and shown.action in app.session.legal()
+
+
+async def test_quit_while_a_hint_is_pending_saves_and_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    finished = threading.Event()
+
+    def stuck_hint_bot(seed: int) -> tuple[Bot, str]:
+        release.wait(5)
+        finished.set()
+        return make_bot("heuristic", seed=seed), "stuck"
+
+    monkeypatch.setattr("spades.tui.session.hint_bot", stuck_hint_bot)
+    app = SpadesApp(config(tmp_path, seed=6))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
+        await pilot.press("h")
+        await pilot.press("ctrl+c")
+    ended_early = not finished.is_set()  # the app ended while the hint bot was still building
+    release.set()
+    assert ended_early
+    assert record.load(tmp_path / "game.json").game.hand_number == 1
+
+
+async def test_keys_right_after_the_last_card_do_nothing_to_the_next_hand(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, seed=4))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: len(app.session.observation().tricks) >= 12)
+        gs(app).delay = 0.3  # the pause that shows the last trick before the sheet, as in play
+        for _ in range(2000):
+            if game_of(app).scores:
+                break
+            view = gs(app).view
+            if view is not None and view.mode == "play" and app.session.observation().my_turn:
+                await pilot.press("enter")
+            await pilot.pause(0.01)
+        assert len(game_of(app).scores) == 1
+        assert isinstance(app.screen, GameScreen)  # the sheet is not up yet
+        me = app.session.human
+        await pilot.press("enter", "l", "b", "5", "right")
+        obs = app.session.observation()
+        assert obs.hand_number == 2 and obs.hand is None and not obs.looked
+        assert obs.bids[me] is None
+        assert "score sheet follows" in screen_text(app)
+        await until(pilot, lambda: isinstance(app.screen, ScoreScreen))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        obs = app.session.observation()
+        assert obs.hand is None and not obs.looked and obs.bids[me] is None
+        await pilot.press("l")  # and now the keys are the next hand's
+        await settle(pilot, app)
+        assert app.session.observation().looked
+
+
+async def test_ctrl_q_asks_first_and_escape_keeps_playing(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, seed=12))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+        text = screen_text(app)
+        assert "Save the game and quit?" in text and "cancel" in text
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        assert app.is_running and not (tmp_path / "game.json").exists()
+        before = len(app.session.observation().hand)  # type: ignore[arg-type]
+        await pilot.press("enter")  # still playing: the card goes down
+        await settle(pilot, app)
+        assert len(app.session.observation().hand) == before - 1  # type: ignore[arg-type]
+
+
+async def test_save_mid_hand_then_resume_at_the_same_point(tmp_path: Path) -> None:
+    cfg = config(tmp_path, seed=12, seat="west", bots="heuristic,random,heuristic")
+    app = SpadesApp(cfg)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(
+            pilot, app, lambda: game_of(app).hand_number == 2 and len(game_of(app).tricks) >= 3, limit=800
+        )
+        await until(pilot, idle(app))
+        saved = app.session.observation()
+        game = game_of(app)
+        plays = list(game.logs[-1].plays)
+        await pilot.press("ctrl+q", "enter")
+    path = tmp_path / "game.json"
+    cfg2, game2 = resume(path, delay_ms=0)
+    assert cfg2.human == cfg.human == 3 and cfg2.bots == cfg.bots and cfg2.seed == 12
+    assert cfg2.rules == cfg.rules and cfg2.record_path == path
+    app2 = SpadesApp(cfg2, Session(cfg2, game=game2))
+    async with app2.run_test(size=SIZE) as pilot:
+        await settle(pilot, app2)
+        assert isinstance(app2.screen, GameScreen)  # no stale score sheet on the way in
+        obs = app2.session.observation()
+        assert obs.hand_number == saved.hand_number == 2
+        assert obs.totals == saved.totals and obs.bags == saved.bags
+        assert obs.hand == saved.hand and obs.bids == saved.bids and obs.trick == saved.trick
+        assert len(obs.tricks) == len(saved.tricks) and obs.to_move == saved.to_move
+        assert list(game_of(app2).logs[-1].plays) == plays
+        assert game_of(app2).logs[0].dealt == game.logs[0].dealt
+        await play_until(pilot, app2, lambda: len(app2.session.observation().tricks) > len(saved.tricks))
+        await pilot.press("ctrl+c")
+    again = record.load(path).game  # the resumed game saves where it came from, longer now
+    assert again.hand_number >= 2 and len(again.logs[-1].plays) > len(plays)
+
+
+async def test_bicycle_bids_never_offer_nil_and_a_valid_bid_clears_the_refusal(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, rules="bicycle"))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "bid")  # type: ignore[union-attr]
+        assert "Nil" not in screen_text(app)
+        await pilot.press("n")
+        assert "That bid is not allowed." in screen_text(app)
+        await pilot.press("4")
+        assert gs(app).choice == "bid:4"
+        assert "not allowed" not in screen_text(app)
+
+
+@pytest.mark.parametrize(
+    ("rules", "present", "absent"),
+    [
+        (None, ["Nil (bid 0, N): +100", "-100", "Blind Nil (B, before you look): +/-200", "failed Nil"], []),
+        ("bicycle", ["bag"], ["Nil"]),
+    ],
+)
+async def test_help_gives_nil_values_and_the_failed_nil_bag_rule(
+    tmp_path: Path, rules: str | None, present: list[str], absent: list[str]
+) -> None:
+    app = SpadesApp(config(tmp_path, rules=rules))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = screen_text(app)
+        for words in present:
+            assert words in text
+        scoring = text[text.index("been played") : text.index("←/→")]  # what bids are worth
+        for words in absent:
+            assert words not in scoring

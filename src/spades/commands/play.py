@@ -48,6 +48,13 @@ def require_terminal() -> None:
     help="Where to save the game record (default: in your user data folder).",
 )
 @click.option("--name", default="You", show_default=True, help="Your name in the record.")
+@click.option(
+    "--resume",
+    "--load",
+    "resume_path",
+    type=click.Path(dir_okay=False),
+    help="Continue a game saved on quitting (its record file) where it stopped.",
+)
 @bot_options
 def command(
     rules: str | None,
@@ -58,24 +65,39 @@ def command(
     delay_ms: int,
     record_path: str | None,
     name: str,
+    resume_path: str | None,
 ) -> None:
     """Play Spades in the terminal: you and three computer players."""
-    config = make_config(
-        rules=rules,
-        target=target,
-        seed=seed,
-        seat=seat,
-        bots=bots,
-        delay_ms=delay_ms,
-        record=record_path,
-        name=name,
-    )
+    game = None
+    if resume_path is not None:
+        given = [
+            opt
+            for opt, v in (("--rules", rules), ("--target", target), ("--seed", seed), ("--seat", seat))
+            if v is not None
+        ]
+        if given:
+            raise SpadesError(f"--resume: {', '.join(given)} come from the saved game; leave them out")
+        from spades.tui.session import resume
+
+        config, game = resume(resume_path, delay_ms=delay_ms, record_path=record_path, bots=bots)
+    else:
+        config = make_config(
+            rules=rules,
+            target=target,
+            seed=seed,
+            seat=seat,
+            bots=bots,
+            delay_ms=delay_ms,
+            record=record_path,
+            name=name,
+        )
     for spec in sorted(set(config.bots.values())):
         check_spec(spec)  # a bad bot setting is one line now, not an error inside the game screen
     require_terminal()
     from spades.tui.app import SpadesApp  # Textual loads only when the game starts
+    from spades.tui.session import Session
 
-    app = SpadesApp(config)
+    app = SpadesApp(config, Session(config, game=game))
     try:
         app.run()
     finally:

@@ -9,7 +9,10 @@ sheet after each hand and the result at the end are pop-up screens the worker wa
 from __future__ import annotations
 
 import asyncio
-from typing import ClassVar
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import ClassVar, TypeVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -21,8 +24,15 @@ from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.bots.base import Decision
 from spades.cards import CardSet
 from spades.tui.config import PlayConfig
-from spades.tui.screens import MODAL_CSS, HelpScreen, LastTrickScreen, ResultScreen, ScoreScreen
-from spades.tui.session import BotTurn, Session
+from spades.tui.screens import (
+    MODAL_CSS,
+    HelpScreen,
+    LastTrickScreen,
+    QuitScreen,
+    ResultScreen,
+    ScoreScreen,
+)
+from spades.tui.session import BotTurn, HintQuestion, Session
 from spades.tui.view import (
     TableView,
     TrickShown,
@@ -38,6 +48,40 @@ from spades.tui.widgets import FELT, ChoiceBar, HandView, SeatBox, TrickArea
 RANK_KEYS = {"a": 12, "k": 11, "q": 10, "j": 9, "t": 8, "0": 8, **{str(d): d - 2 for d in range(2, 10)}}
 SUIT_KEYS = {"s": 0, "h": 1, "d": 2, "c": 3}
 _TYPED = "abcdefghijklmnopqrstuvwxyz0123456789"
+HAND_OVER = "The hand is over: the score sheet follows."
+THINKING = "Hint: thinking…"
+STILL_THINKING = "Still thinking about your hint: one moment, please."
+_GAME_INPUT = frozenset({"move", "confirm", "pick", "cancel", "input"})
+"""Actions that change the game or the choice on screen: held while a hand's sheet is due."""
+
+T = TypeVar("T")
+
+
+async def in_daemon_thread(work: Callable[[], T]) -> T:
+    """``work()`` in a daemon thread of its own, awaited. Unlike ``asyncio.to_thread`` (whose
+    pool the event loop joins on exit), a slow answer (the expert compiling its kernels on a
+    fresh install) never keeps Ctrl+C or Ctrl+Q from ending the program at once."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if done.done():  # the asker went away (cancelled): drop the answer
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = work(), None
+        except BaseException as e:  # handed to the awaiting task, which decides
+            result, error = None, e
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: the app has ended
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="spades-hint", daemon=True).start()
+    return await done
 
 
 def _input_bindings() -> list[BindingType]:
@@ -96,7 +140,10 @@ class GameScreen(Screen[None]):
         self.picked: set[int] = set()
         self.rank_key: int | None = None
         self.bid_digits = ""
-        self.sheets_seen = 0
+        self.sheets_seen = len(session.observation().scores)
+        """Hands whose score sheet the player has read (a resumed game's count as read)."""
+        self.sheets_shown = self.sheets_seen
+        """Hands whose score sheet has opened (until then the table keeps the last trick)."""
         self.driving = False
         self.hinting = False
         self.message: str | None = None
@@ -137,11 +184,11 @@ class GameScreen(Screen[None]):
         for where in ("top", "left", "right", "bottom"):
             self.query_one(f"#{where}", SeatBox).show(view.seat_at(where))
         trick = view.trick
-        if trick is None and len(obs.scores) > self.sheets_seen:
+        if trick is None and len(obs.scores) > self.sheets_shown:
             trick = self.session.last_trick  # the hand's last trick, until the sheet is read
         self.query_one(TrickArea).show(view, trick)
         prompt = self.query_one("#prompt", Static)
-        prompt.update(self.message if self.message else view.prompt)
+        prompt.update(self._prompt_text(view))
         prompt.set_class(bool(self.message) and self.message_is_error, "error")
         self.query_one(ChoiceBar).show(view.choices, self.choice)
         self.query_one(HandView).show(
@@ -177,16 +224,32 @@ class GameScreen(Screen[None]):
         if self.choice not in values:
             self.choice = values[0] if values else None
 
+    def _prompt_text(self, view: TableView) -> str:
+        if self.sheet_due:
+            return HAND_OVER
+        if self.message:
+            return self.message
+        return f"{THINKING} {view.prompt}" if self.hinting else view.prompt
+
     def say(self, text: str | None, *, error: bool = False) -> None:
         """Show a one-off message in the prompt line until the next state change."""
         self.message = text
         self.message_is_error = error
         if self.view is not None:
             prompt = self.query_one("#prompt", Static)
-            prompt.update(text or self.view.prompt)
+            prompt.update(self._prompt_text(self.view))
             prompt.set_class(bool(text) and error, "error")
 
+    @property
+    def sheet_due(self) -> bool:
+        """A hand has ended and its score sheet is not read yet. The engine has dealt the next
+        hand already, but the player must not act in it before he has seen how the last one
+        ended (Enter would look at his cards, B bid Blind Nil): game keys wait till then."""
+        return len(self.session.observation().scores) > self.sheets_seen
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in _GAME_INPUT and self.sheet_due:
+            return parameters == ("p",)  # the last trick may be looked at again; nothing else
         if action == "input" and self.view is not None:
             if parameters == ("l",):
                 return self.view.can_look
@@ -250,10 +313,11 @@ class GameScreen(Screen[None]):
 
     async def _after_hand(self) -> None:
         obs = self.session.observation()
-        self.sheets_seen = len(obs.scores)
         sheet = score_sheet(obs, self.names)
-        self.refresh_view()
+        self.sheets_shown = len(obs.scores)
         if obs.winner is not None:
+            self.sheets_seen = len(obs.scores)
+            self.refresh_view()
             self.session.save()
             await self.app.push_screen(
                 ResultScreen(
@@ -268,7 +332,9 @@ class GameScreen(Screen[None]):
             ScoreScreen(sheet, f"After hand {len(obs.scores)} · tricks: {taken}"),
             lambda _: done.set(),
         )
+        self.refresh_view()
         await done.wait()
+        self.sheets_seen = len(obs.scores)  # read: the next hand takes keys from now on
         self.refresh_view()
 
     # ------------------------------------------------------------------ human actions
@@ -388,7 +454,7 @@ class GameScreen(Screen[None]):
         self.refresh_view()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.session.config.rules))
 
     def action_input(self, ch: str) -> None:
         view = self.view
@@ -437,6 +503,7 @@ class GameScreen(Screen[None]):
         view = self.view
         if view is not None and value in {c.value for c in view.choices}:
             self.choice = value
+            self.message = None  # an earlier "not allowed" is answered
             self.refresh_view()
         else:
             self.say("That bid is not allowed.", error=True)
@@ -450,21 +517,29 @@ class GameScreen(Screen[None]):
 
     def action_hint(self) -> None:
         if self.hinting:
+            self.say(STILL_THINKING)
             return
         asked = self.session.hint_turn()
         if asked is None:
             self.say("A hint is for your turn.")
             return
         self.hinting = True
-        self.say(f"Asking the {asked[1]} bot…")
-        self.run_worker(self._hint(*asked), group="hint")
+        self.say(THINKING)
+        self.run_worker(self._hint(asked), group="hint", exit_on_error=False)
 
-    async def _hint(self, turn: BotTurn, name: str) -> None:
+    async def _hint(self, turn: HintQuestion) -> None:
+        """The hint bot is built and asked in a thread of its own: the first hint may wait for
+        the expert's kernels to compile, and the keys (help, quit) must work meanwhile."""
         try:
-            decision = await asyncio.to_thread(turn.bot.decide, turn.obs, turn.legal)
-        finally:
+            decision, name = await in_daemon_thread(lambda: self.session.answer_hint(turn))
+        except Exception as e:  # a broken hint bot costs the hint, never the game
             self.hinting = False
+            self.say(f"No hint this time: the hint bot failed ({e}).", error=True)
+            return
+        self.hinting = False
         if turn.version != self.session.version:
+            if self.message in (THINKING, STILL_THINKING):
+                self.say(None)
             return
         action = decision.action
         if isinstance(action, Play | PassCard):
@@ -482,7 +557,7 @@ class GameScreen(Screen[None]):
     # ------------------------------------------------------------------ mouse
     def on_hand_view_clicked(self, message: HandView.Clicked) -> None:
         view = self.view
-        if view is None:
+        if view is None or self.sheet_due:
             return
         if view.mode == "pass":
             self._toggle_pick(message.card)
@@ -492,6 +567,8 @@ class GameScreen(Screen[None]):
             self.say("It is not your turn to play.", error=True)
 
     def on_choice_bar_chosen(self, message: ChoiceBar.Chosen) -> None:
+        if self.sheet_due:
+            return
         self.choice = message.value
         self._choose(message.value)
 
@@ -507,7 +584,7 @@ class SpadesApp(App[None]):
 
     TITLE = "Spades"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", key_display="^q", priority=True),
+        Binding("ctrl+q", "ask_quit", "Quit", key_display="^q", priority=True),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
     ENABLE_COMMAND_PALETTE = False
@@ -528,8 +605,21 @@ class SpadesApp(App[None]):
                 return screen
         raise LookupError("the game screen is not up")
 
+    def action_ask_quit(self) -> None:
+        """Ctrl+Q: ask before leaving (a second Ctrl+Q is a yes)."""
+        if isinstance(self.screen, QuitScreen):
+            self.screen.dismiss(True)
+            return
+
+        def answered(quit_: bool | None) -> None:
+            if quit_:
+                self.session.save()
+                self.exit()
+
+        self.push_screen(QuitScreen(), answered)
+
     async def action_quit(self) -> None:
-        """Save the record, then leave (Ctrl+Q, Ctrl+C)."""
+        """Save the record, then leave at once (Ctrl+C, and the result screen)."""
         self.session.save()
         self.exit()
 

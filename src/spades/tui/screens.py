@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from spades.rules import Rules
 from spades.tui.view import ScoreSheet, TrickShown, card_label
 from spades.tui.widgets import card_style
 
@@ -123,11 +124,11 @@ class LastTrickScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-HELP = """\
+HELP_RULES = """\
 Bid the tricks you will take, then take them: spades are trump, follow the
-suit led if you can, and spades may not be led until one has been played.
-Tricks over your bid are bags; 10 bags cost 100 points.
+suit led if you can, and spades may not be led until one has been played."""
 
+HELP_KEYS = """\
 [b]←/→[/b]  move between cards or choices     [b]Enter[/b]  play / bid / confirm
 [b]A K Q J T 9..2[/b] then [b]S H D C[/b]  type a card (10 is T or 0)
 [b]0-13, N[/b]  choose a bid (N is Nil)        [b]L[/b]  look at your cards
@@ -137,20 +138,66 @@ Tricks over your bid are bags; 10 bags cost 100 points.
 [b]?[/b]  this help                            [b]Ctrl+Q[/b]  save and quit
 
 Mouse: click a card to play or pick it, click a choice to make it.
-The game record is saved when the game ends and when you quit."""
+The game record is saved when the game ends and when you quit;
+continue a saved game with: spades play --resume FILE"""
+
+
+def scoring_help(rules: Rules) -> str:
+    """What the bids are worth under these rules: Nil, Blind Nil, bags (the help's middle)."""
+    lines = []
+    if rules.bags == "off":
+        lines.append("Each trick over your bid scores 1 point; bags carry no penalty.")
+    else:
+        lines.append(
+            f"Each trick over your bid is a bag (1 point); "
+            f"{rules.bag_limit} bags cost {rules.bag_penalty} points."
+        )
+    if rules.nil_allowed:
+        lines.append(
+            f"Nil (bid 0, N): +{rules.nil_bonus} if you take no trick, -{rules.nil_bonus} if you take any."
+        )
+    if rules.blind_nil:
+        k = rules.blind_nil_exchange
+        swap = f"; your partner passes you {k} cards and you pass {k} back" if k else ""
+        lines.append(f"Blind Nil (B, before you look): +/-{rules.blind_nil_bonus}{swap}.")
+    if rules.nil_allowed or rules.blind_nil:
+        lines.append("Tricks taken by a failed Nil or Blind Nil count as bags for the side.")
+    return "\n".join(lines)
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space,question_mark", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space,question_mark,f1", "close", "Close")]
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        super().__init__()
+        self.rules = rules if rules is not None else Rules()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help"):
             yield Static("Spades — help", classes="title")
-            yield Static(HELP)
+            yield Static(f"{HELP_RULES}\n{scoring_help(self.rules)}\n\n{HELP_KEYS}", markup=True)
             yield Static("Enter: close", classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Ctrl+Q asks first: a slip of the finger must not end the game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,y,q,ctrl+q", "answer(True)", "Save and quit"),
+        Binding("escape,n,c", "answer(False)", "Cancel"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="quit"):
+            yield Static("Save the game and quit?", classes="title")
+            yield Static("[b]Enter[/b]  save and quit      [b]Esc[/b]  cancel, keep playing")
+            yield Static("Continue later with: spades play --resume FILE", classes="hint")
+
+    def action_answer(self, quit_: bool) -> None:
+        self.dismiss(quit_)
 
 
 class ResultScreen(ModalScreen[None]):

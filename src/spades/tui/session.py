@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import random
+import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,9 +24,18 @@ from spades.bots.base import Decision
 from spades.driver import apply_decision, notify_others
 from spades.errors import SpadesError
 from spades.observation import Observation
-from spades.state import Event, Game, seat_name
-from spades.tui.config import PlayConfig, build_bots, hint_bot
+from spades.state import Event, Game, Phase, seat_name, shuffled_deck
+from spades.tui.config import DEFAULT_BOT, PlayConfig, assign_bots, build_bots, hint_bot, resolve_bots
 from spades.tui.view import TrickShown
+
+
+@dataclass(frozen=True, slots=True)
+class HintQuestion:
+    """The human's question for the hint bot: his observation and legal actions, nothing more."""
+
+    obs: Observation
+    legal: tuple[Action, ...]
+    version: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,13 +52,17 @@ class BotTurn:
 class Session:
     """A game between one person and bots, with its record."""
 
-    def __init__(self, config: PlayConfig, bots: dict[int, Bot] | None = None) -> None:
+    def __init__(
+        self, config: PlayConfig, bots: dict[int, Bot] | None = None, game: Game | None = None
+    ) -> None:
+        """``game`` is a game to continue (a saved one, read back by ``resume.resume``)."""
         self.config = config
         self.human = config.human
-        self.__game = Game(config.rules, seed=config.seed)
+        self.__game = game if game is not None else Game(config.rules, seed=config.seed)
         self.bots = bots if bots is not None else build_bots(config)
         self.bot_names = dict(config.bots)
         self._hint: tuple[Bot, str] | None = None
+        self._hint_lock = threading.Lock()
         self.version = 0
         """Bumped by every action, so an answer computed for an older state is dropped."""
         self.saved_to: Path | None = None
@@ -125,14 +141,21 @@ class Session:
         self._track(before, ev)
         return note
 
-    def hint_turn(self) -> tuple[BotTurn, str] | None:
-        """The human's question for the hint bot, with its name; ``None`` unless it is his turn."""
+    def hint_turn(self) -> HintQuestion | None:
+        """The human's question for the hint bot; ``None`` unless it is his turn. Cheap: the
+        bot itself is built by ``answer_hint``, off the UI thread (the expert compiles)."""
         if self.__game.to_move != self.human:
             return None
-        if self._hint is None:
-            self._hint = hint_bot(self.config.seed + 99)
-        bot, name = self._hint
-        return BotTurn(self.human, bot, self.observation(), self.legal(), self.version), name
+        return HintQuestion(self.observation(), self.legal(), self.version)
+
+    def answer_hint(self, question: HintQuestion) -> tuple[Decision, str]:
+        """The hint bot's answer and its name. Slow (the first call builds the bot): call it in
+        a thread. It reads only the question, never the game, so the game may move on meanwhile."""
+        with self._hint_lock:
+            if self._hint is None:
+                self._hint = hint_bot(self.config.seed + 99)
+            bot, name = self._hint
+            return bot.decide(question.obs, question.legal), name
 
     # ------------------------------------------------------------------ the record
     def save(self) -> Path | None:
@@ -148,6 +171,7 @@ class Session:
                 self.player_names(),
                 seed=self.config.seed,
                 client="spades play",
+                human=self.human,
                 saved=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             )
         except OSError as e:
@@ -161,3 +185,92 @@ class Session:
         for bot in self.bots.values():
             with contextlib.suppress(Exception):  # a bot failing to close must not lose the record
                 bot.close()
+
+
+# ---------------------------------------------------------------------- resuming a saved game
+_BOT_NAME = re.compile(r"^(?P<seat>\w+) \((?P<spec>[^()]+)\)$")
+
+
+def _human_seat(players: tuple[str, ...], extra: dict[str, object], path: Path) -> int:
+    n = len(players)
+    seat = extra.get("human")
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n:
+        return seat
+    people = [
+        s
+        for s, name in enumerate(players)
+        if not ((m := _BOT_NAME.match(name)) and m["seat"] == seat_name(s, n))
+    ]
+    if len(people) != 1:
+        raise SpadesError(f"--resume: {path} does not say which seat is yours (not a game of 'spades play'?)")
+    return people[0]
+
+
+def _bot_spec(name: str) -> str:
+    m = _BOT_NAME.match(name)
+    return m["spec"] if m else DEFAULT_BOT
+
+
+def continue_dealing(game: Game, seed: int) -> None:
+    """Give a replayed game (which waits for ``deal()``) its random source back, advanced past
+    the hands already dealt, and let it deal again by itself. A game started with ``seed``
+    deals the same hands next as if it had never been saved; any other game gets fresh hands."""
+    fresh = Game(game.rules, seed=seed)  # draws the first dealer and deals hand 1
+    rng = fresh.rng
+    if fresh.first_dealer != game.first_dealer or not game.logs or fresh.logs[0].dealt != game.logs[0].dealt:
+        rng = random.Random(f"{seed}/{len(game.logs)}")
+    else:
+        for _ in game.logs[1:]:
+            shuffled_deck(rng)
+    game.rng = rng
+    game.auto_deal = True
+    if game.phase is Phase.DEAL:
+        game.deal()
+
+
+def resume(
+    path: str | Path,
+    *,
+    delay_ms: int = 400,
+    record_path: str | Path | None = None,
+    bots: str | None = None,
+) -> tuple[PlayConfig, Game]:
+    """A game saved by ``spades play`` (``--resume FILE``), at the point where it stopped, and
+    its setup: ready for ``Session(config, game=game)``.
+
+    The record is the game's history: ``record.load`` replays every action into a fresh
+    ``Game``. What it does not hold is rebuilt from what it does: the person's seat (``human``,
+    or the one seat not named "Seat (bot spec)"), each computer seat's bot spec (from its
+    name), the seed (so a seeded game goes on with the hands it would have dealt) and the rules.
+    Raises a one-line ``SpadesError`` for an unreadable record or a game already over."""
+    p = Path(path).expanduser()
+    try:
+        saved = record.load(p)
+    except SpadesError as e:
+        raise SpadesError(f"--resume: {e}") from None
+    game = saved.game
+    if game.is_over:
+        raise SpadesError(f"--resume: the game in {p} is over; watch it with: spades replay {p}")
+    n = game.n
+    human = _human_seat(saved.players, saved.extra, p)
+    seed = saved.extra.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        seed = random.SystemRandom().randrange(2**31)
+    if bots is not None:
+        specs = assign_bots(bots, n, human)
+    else:
+        specs = {s: _bot_spec(saved.players[s]) for s in range(n) if s != human}
+    specs, notes = resolve_bots(specs, n)
+    continue_dealing(game, seed)
+    where = Path(record_path).expanduser() if record_path is not None else p
+    config = PlayConfig(
+        rules=game.rules,
+        human=human,
+        bots=specs,
+        seed=seed,
+        delay_ms=delay_ms,
+        record_path=where,
+        name=saved.players[human],
+        notes=(f"Resumed the game saved in {p} (hand {game.hand_number}).", *notes),
+    )
+    return config, game

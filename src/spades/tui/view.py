@@ -257,7 +257,8 @@ def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, st
             partner_bid = f" Your partner bid {bid_text(obs.bids[partner])}." if partner is not None else ""
             if partner is not None and obs.bids[partner] is None:
                 partner_bid = ""
-            prompt = f"Your bid: ←→ or type a number, N for Nil, Enter to bid.{partner_bid}"
+            nil = ", N for Nil" if any(b.tricks == 0 for b in bids) else ""
+            prompt = f"Your bid: ←→ or type a number{nil}, Enter to bid.{partner_bid}"
         elif my_turn and not obs.looked:
             mode = "bid"
             choices = (Choice("look", "Look at my cards"),) + (
