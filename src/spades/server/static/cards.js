@@ -14,6 +14,13 @@ export function cardName(card) {
   return `${names[card[0]] || card[0]} of ${SUIT_NAME[suitOf(card)]}`;
 }
 
+// Cards in a sentence: "queen of diamonds", "2 of spades, 4 of hearts and 4 of clubs".
+export function cardList(cards) {
+  const names = cards.map(cardName);
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+export const FULL_DECK = [..."SHDC"].flatMap((s) => [...RANKS].map((r) => r + s));
+
 export function sortHand(cards) {
   return [...cards].sort((a, b) => (SUIT_ORDER[suitOf(a)] - SUIT_ORDER[suitOf(b)]) || (rankOf(b) - rankOf(a)));
 }

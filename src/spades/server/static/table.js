@@ -1,5 +1,5 @@
 // The table page: one websocket, the server's view of our seat, drawn again on every update.
-import { cardSVG, backSVG, sortHand, cardName } from "/static/cards.js";
+import { cardSVG, backSVG, sortHand, cardName, cardList, FULL_DECK } from "/static/cards.js";
 import { h, clear, seatLabel, sideLabel, bidText, sha256hex, seatStore, totalsChart } from "/static/common.js";
 
 const tableId = location.pathname.split("/").pop();
@@ -27,7 +27,11 @@ let welcomed = false; // this connection's hello was answered with a state
 let watching = false; // this connection said hello as a spectator
 let retry = 0;
 let selected = new Set();
-let showLast = false;
+let lastTimer = null; // "Last trick" is a momentary view: this hides it again
+let lastShown = false;
+let gone = false; // the server has no such table: stop reconnecting
+let passed = null; // the cards this browser passed in the exchange, for its confirmation
+const touch = window.matchMedia("(hover: none), (pointer: coarse)").matches;
 let showSheet = window.matchMedia("(min-width: 900px)").matches;
 let hint = null;
 let seenHands = null;
@@ -68,6 +72,7 @@ function connect() {
       store.set(mine);
     }
     else if (msg.type === "error") {
+      if (msg.code === "no_table") { noSuchTable(); return; }
       // Our seat was taken from the lobby, or our invite link was already used: forget the
       // secret and watch instead. (Other refusals may pass, a table moving between servers:
       // the secret is kept for the next connection.)
@@ -81,12 +86,25 @@ function connect() {
     }
     else if (msg.type === "hint") { hint = msg; render(); }
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
+    if (gone || ev.code === 4404) { noSuchTable(); return; }
     $("conn").textContent = "reconnecting…";
     $("conn").className = "conn bad";
     const wait = Math.min(5000, 300 * 2 ** retry++);
     setTimeout(connect, wait);
   };
+}
+
+// An unknown table link: say so once, in place of the board, and never reconnect.
+function noSuchTable() {
+  if (gone) return;
+  gone = true;
+  $("conn").textContent = "no such table";
+  $("conn").className = "conn bad";
+  $("status").textContent = "No such table";
+  const c = clear($("centre"));
+  c.appendChild(h("div", { class: "caption result", id: "no-table" }, "No such table: the link is wrong or the table was removed."));
+  clear($("controls")).appendChild(h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
 }
 
 function toast(text) {
@@ -108,14 +126,58 @@ function onState(msg) {
   const sheet = msg.table.sheet;
   if (seenHands === null) seenHands = sheet.length;
   if (sheet.length > seenHands) {
-    const lastTrick = prev && prev.table.hand === sheet.length ? prev.table.last_trick : null;
     seenHands = sheet.length;
-    showSummary(sheet[sheet.length - 1], lastTrick);
+    const line = sheet[sheet.length - 1];
+    showSummary(line, finalTrick(prev, msg, line));
   }
+  if (prev && prev.table.hand !== msg.table.hand) passed = null;
   if (!prev || prev.table.to_move !== msg.table.to_move || prev.table.hand !== msg.table.hand) hint = null;
   if (prev && prev.obs && msg.obs && prev.obs.phase !== msg.obs.phase) selected = new Set();
   render();
 }
+
+// The hand's 13th trick. The server deals the next hand in the same update as the last card,
+// so that trick is no longer in the table: it is the trick in progress of the update before,
+// plus the one card still missing (in a four-hand game, the one card of the deck not yet
+// played), won by the seat whose trick count went up. At game over nothing is dealt and the
+// table still holds it.
+function finalTrick(prev, msg, line) {
+  const t = msg.table;
+  const n = t.rules.players;
+  if (t.hand === line.hand && t.last_trick && t.trick.cards.length === 0 && sum(t.tricks_won) === sum(line.tricks)) return t.last_trick;
+  if (!prev || prev.table.hand !== line.hand) return null;
+  const p = prev.table;
+  const cards = [...p.trick.cards];
+  const winner = line.tricks.findIndex((k, s) => k > (p.tricks_won[s] ?? 0));
+  if (cards.length === n - 1) {
+    const lastSeat = (p.trick.leader + n - 1) % n;
+    let last = null;
+    if (prev.obs && prev.obs.hand && prev.you === lastSeat && prev.obs.hand.length === 1) last = prev.obs.hand[0];
+    else if (n === 4 && p.plays.length === 51) last = FULL_DECK.find((c) => !p.plays.includes(c)) || null;
+    if (last) cards.push(last);
+  }
+  if (cards.length !== n) return null;
+  return { leader: p.trick.leader, cards, winner: winner < 0 ? null : winner };
+}
+// A hand's points as the page shows them: the bag penalty apart, "+104 − 100", so a hand
+// scored 104 that crossed the bag limit never reads as a plain "+4".
+function pointsText(line, s, rules) {
+  const pen = ((line.penalties || [])[s] || 0) * (rules.bag_penalty ?? 0);
+  const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v);
+  return pen ? `${signed(line.points[s] + pen)} − ${pen}` : signed(line.points[s]);
+}
+// A bot's action in words: "play QD" reads "play the queen of diamonds".
+function actionText(action) {
+  return String(action).replace(/\b([2-9TJQKA][SHDC])\b/g, (_, c) => `the ${cardName(c)}`).replace(/\bblind_nil\b/g, "Blind Nil").replace(/\bbid nil\b/g, "bid Nil");
+}
+// A bot's reason, its card codes in words; a partner's Blind Nil is named as such.
+function whyText(why, t) {
+  const partner = t.rules.teams && state.you !== null ? (state.you + 2) % 4 : null;
+  let text = actionText(why);
+  if (partner !== null && t.bids[partner] === "blind_nil") text = text.replace(/partner bid nil/gi, "partner bid Blind Nil");
+  return text;
+}
+function sum(xs) { return xs.reduce((a, b) => a + b, 0); }
 
 // Seats are drawn relative to us: we sit at the bottom; spectators see South at the bottom.
 function relPos(seat) {
@@ -137,7 +199,6 @@ function render() {
   renderHand(t);
   renderSide(t);
   $("btn-hint").hidden = !(t.hints && state.you !== null && t.to_move === state.you);
-  $("btn-last").classList.toggle("on", showLast);
   $("btn-sheet").classList.toggle("on", showSheet);
 }
 
@@ -145,6 +206,15 @@ function nameOf(t, s) { return t.players[s] || `${seatLabel(s, t.rules.players)}
 
 function renderStatus(t) {
   $("status").textContent = statusText(t);
+  // The game score, always on screen (on a phone the score sheet sits below the hand).
+  const sides = t.rules.teams ? 2 : t.rules.players;
+  const short = (s) => (t.rules.teams ? ["NS", "EW"][s] : sideLabel(s, t.rules, t.players));
+  const box = clear($("score"));
+  if (t.status === "waiting") return;
+  for (let s = 0; s < sides; s++) {
+    box.appendChild(h("span", { class: "side-score", title: `${sideLabel(s, t.rules, t.players)}: ${t.totals[s]} points, ${t.bags[s]} bags` },
+      `${short(s)} ${t.totals[s]}`, h("small", {}, ` ${t.bags[s]}b`)));
+  }
 }
 
 function statusText(t) {
@@ -154,6 +224,10 @@ function statusText(t) {
     const side = t.winner;
     const others = t.totals.filter((_, i) => i !== side);
     text = `Game over: ${sideLabel(side, t.rules, t.players)} win${t.rules.teams ? "" : "s"} ${[t.totals[side], ...others].join(" to ")}`;
+    if (state.you !== null && state.you !== undefined && side !== null) {
+      const mySide = t.rules.teams ? state.you % 2 : state.you;
+      text = `${mySide === side ? "You won" : "You lost"}. ${text}`;
+    }
   } else {
     const who = t.to_move === state.you ? "Your turn" : `${nameOf(t, t.to_move)} to ${t.phase === "bid" ? "bid" : t.phase === "exchange" ? "pass" : "play"}`;
     text = `Hand ${t.hand} · ${who}`;
@@ -177,7 +251,7 @@ function renderSeat(t, s) {
     h("span", {}, seatLabel(s, t.rules.players)),
     playing ? h("span", {}, `bid ${bidText(bid)}`) : null,
     playing ? h("span", {}, `won ${t.tricks_won[s] ?? 0}`) : null,
-    playing && relPos(s) !== 0 ? h("span", {}, `${t.counts[s] ?? 0} cards`) : null));
+    playing && relPos(s) !== 0 ? h("span", {}, `${t.counts[s] ?? 0} card${(t.counts[s] ?? 0) === 1 ? "" : "s"}`) : null));
   if (seat.standin) box.appendChild(h("div", { class: "away" }, "away: a bot plays for now"));
   if (relPos(s) !== 0 && t.counts[s]) {
     const fan = h("div", { class: "fan", "aria-hidden": "true" });
@@ -196,10 +270,10 @@ function renderCentre(t) {
   let trick = t.trick;
   let caption = null;
   let winner = null;
-  if ((showLast || trick.cards.length === 0) && t.last_trick) {
+  if (trick.cards.length === 0 && t.last_trick) {
     trick = t.last_trick;
     winner = t.last_trick.winner;
-    caption = `${showLast ? "Last trick" : "Trick"} won by ${nameOf(t, winner)}`;
+    caption = `Trick won by ${nameOf(t, winner)}`;
   }
   for (const [seat, card] of trickCardsBySeat(trick, n)) {
     const slot = h("div", { class: `played at-${relPos(seat)}${seat === winner ? " winner" : ""}`, title: `${nameOf(t, seat)}: ${cardName(card)}` });
@@ -214,8 +288,38 @@ function renderCentre(t) {
     c.appendChild(stock);
   }
   if (caption && t.status !== "over") c.appendChild(h("div", { class: "caption" }, caption));
+  renderLastView(t);
   if (t.status === "waiting") c.appendChild(h("div", { class: "caption" }, "The game starts when every seat is filled."));
   if (t.status === "over") c.appendChild(h("div", { class: "caption result" }, statusText(t)));
+}
+
+// "Last trick" (the button or L) shows the previous trick for a few seconds in its own small
+// box over the board's corner: the trick in progress stays where it is.
+function renderLastView(t) {
+  const old = $("last-view");
+  if (old) old.remove();
+  if (!lastShown) return;
+  const box = h("div", { class: "lastview", id: "last-view", role: "status" });
+  if (!t.last_trick) box.appendChild(h("p", {}, "No trick finished yet in this hand."));
+  else {
+    const n = t.rules.players;
+    box.appendChild(h("p", {}, `Last trick, won by ${nameOf(t, t.last_trick.winner)}`));
+    const row = h("div", { class: "row small-cards" });
+    for (const [seat, card] of trickCardsBySeat(t.last_trick, n)) {
+      const one = h("span", { class: `lastcard${seat === t.last_trick.winner ? " winner" : ""}`, title: `${nameOf(t, seat)}: ${cardName(card)}` });
+      one.appendChild(cardSVG(card));
+      row.appendChild(one);
+    }
+    box.appendChild(row);
+  }
+  $("board").appendChild(box);
+}
+
+function showLastTrick() {
+  lastShown = true;
+  clearTimeout(lastTimer);
+  lastTimer = setTimeout(() => { lastShown = false; render(); }, 3000);
+  render();
 }
 
 function renderInvites(box, t) {
@@ -254,7 +358,7 @@ function renderControls(t) {
   }
   const can = state.can || {};
   if (hint) {
-    box.appendChild(h("p", { class: "hint-line", id: "hint-text" }, `Hint (${hint.bot}): ${hint.action}${hint.why ? " — " + hint.why : ""}`));
+    box.appendChild(h("p", { class: "hint-line", id: "hint-text" }, `Hint (${hint.bot}): ${actionText(hint.action)}${hint.why ? " — " + whyText(hint.why, t) : ""}`));
   }
   if (can.look) {
     const row = h("div", { class: "row" });
@@ -275,21 +379,27 @@ function renderControls(t) {
   if (can.pass) {
     const got = state.obs && state.obs.exchange ? state.obs.exchange.received : [];
     box.appendChild(h("p", {}, got.length
-      ? `You received ${got.join(" ")}. Choose ${can.pass} cards to pass back.`
-      : `Your partner bid Blind Nil: choose ${can.pass} cards to pass to him, face down.`));
+      ? `You received the ${cardList(got)}. Choose ${can.pass} card${can.pass === 1 ? "" : "s"} to pass back.`
+      : `Your partner bid Blind Nil: choose ${can.pass} card${can.pass === 1 ? "" : "s"} to pass to him, face down.`));
     box.appendChild(h("button", { type: "button", id: "btn-pass", disabled: selected.size !== can.pass ? true : null, onclick: () => {
       send({ type: "pass", cards: [...selected] });
+      passed = [...selected];
       selected = new Set();
     } }, `Pass ${selected.size}/${can.pass} cards`));
   }
+  if (passed && !can.pass && t.phase !== "bid") {
+    const got = state.obs && state.obs.exchange ? state.obs.exchange.received : [];
+    const held = state.obs && state.obs.hand ? state.obs.hand.length : 0;
+    if (held >= 13) box.appendChild(h("p", { class: "hint-line", id: "passed-line" }, `You passed the ${cardList(passed)}.${got.length ? ` You received the ${cardList(got)}.` : ""}`));
+  }
   if (can.draw) {
     const top = state.obs.stock_top;
-    box.appendChild(h("p", {}, `The stock shows ${top}.`));
+    box.appendChild(h("p", {}, `The stock shows the ${cardName(top)}.`));
     box.appendChild(h("div", { class: "row" },
       h("button", { type: "button", onclick: () => send({ type: "draw", keep: true }) }, "Keep it"),
       h("button", { type: "button", onclick: () => send({ type: "draw", keep: false }) }, "Take the next")));
   }
-  if (can.cards && can.cards.length) box.appendChild(h("p", { class: "hint-line" }, "Your turn: click a highlighted card (or use ← → and Enter)."));
+  if (can.cards && can.cards.length) box.appendChild(h("p", { class: "hint-line", id: "turn-line" }, touch ? "Your turn: tap a highlighted card." : "Your turn: click a highlighted card (or use ← → and Enter)."));
 }
 
 function renderHand(t) {
@@ -308,7 +418,8 @@ function renderHand(t) {
   }
   const legal = new Set(can.cards || []);
   const passing = !!can.pass;
-  const received = new Set(obs.exchange ? obs.exchange.received : []);
+  // Cards received in the exchange are marked "new" until our first play of the hand.
+  const received = new Set(obs.exchange && obs.hand.length >= 13 ? obs.exchange.received : []);
   const myTurnToPlay = legal.size > 0;
   const cards = sortHand(obs.hand);
   const buttons = [];
@@ -346,22 +457,25 @@ function renderSide(t) {
   const labels = [...Array(sides).keys()].map((s) => sideLabel(s, t.rules, t.players));
   sheetBox.appendChild(h("h2", {}, "Score sheet"));
   const table = h("table", { class: "scores" });
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Bids"), h("th", {}, "Tricks"));
-  labels.forEach((l) => head.appendChild(h("th", { colspan: 3 }, l)));
-  const sub = h("tr", { class: "sub" }, h("th", {}), h("th", {}), h("th", {}));
-  labels.forEach(() => { sub.appendChild(h("th", {}, "pts")); sub.appendChild(h("th", {}, "bags")); sub.appendChild(h("th", {}, "total")); });
+  const head = h("tr", {}, h("th", { scope: "col", rowspan: 2 }, "#"), h("th", { scope: "col", rowspan: 2, title: "bids, and below them the tricks taken" }, "Bids", h("br"), "tricks"));
+  labels.forEach((l) => head.appendChild(h("th", { scope: "colgroup", colspan: 3 }, l)));
+  const sub = h("tr", { class: "sub" });
+  labels.forEach(() => { sub.appendChild(h("th", { scope: "col" }, "pts")); sub.appendChild(h("th", { scope: "col", title: "bags so far (a running count)" }, "bags Σ")); sub.appendChild(h("th", { scope: "col" }, "total")); });
   table.appendChild(h("thead", {}, head, sub));
   const body = h("tbody");
   for (const r of t.sheet) {
-    const tr = h("tr", {}, h("td", {}, r.hand), h("td", { class: "nowrap" }, r.bids.map((b) => bidText(b).replace("Blind Nil", "BN")).join("/")), h("td", { class: "nowrap" }, r.tricks.join("/")));
+    const tr = h("tr", {}, h("td", {}, r.hand), h("td", { class: "bt" }, h("span", {}, r.bids.map((b) => bidText(b).replace("Blind Nil", "BN")).join("/")), h("span", { class: "took" }, r.tricks.join("/"))));
     for (let s = 0; s < sides; s++) {
-      tr.appendChild(h("td", { class: r.points[s] < 0 ? "neg" : "" }, (r.points[s] > 0 ? "+" : "") + r.points[s]));
+      const pen = (r.penalties || [])[s] || 0;
+      const [pts, minus] = pointsText(r, s, t.rules).split(" − ");
+      tr.appendChild(h("td", { class: `pts${r.points[s] < 0 ? " neg" : ""}`, title: pen ? "bag penalty taken" : null },
+        pts, minus ? h("span", { class: "pen" }, ` − ${minus}`) : null));
       tr.appendChild(h("td", {}, r.bags[s]));
       tr.appendChild(h("td", { class: "total" }, r.totals[s]));
     }
     body.appendChild(tr);
   }
-  if (!t.sheet.length) body.appendChild(h("tr", {}, h("td", { colspan: 3 + 3 * sides, class: "empty" }, "No hand finished yet.")));
+  if (!t.sheet.length) body.appendChild(h("tr", {}, h("td", { colspan: 2 + 3 * sides, class: "empty" }, "No hand finished yet.")));
   table.appendChild(body);
   sheetBox.appendChild(table);
   sheetBox.appendChild(totalsChart(t.sheet, sides, t.rules.target, labels));
@@ -392,9 +506,9 @@ function showSummary(line, lastTrick) {
   const card = h("div", { class: "dialog", role: "dialog", "aria-label": "end of hand" });
   card.appendChild(h("h2", {}, `Hand ${line.hand} is over`));
   if (lastTrick) {
-    const row = h("div", { class: "row small-cards" });
+    const row = h("div", { class: "row small-cards", id: "summary-trick" });
     lastTrick.cards.forEach((c) => row.appendChild(cardSVG(c)));
-    card.appendChild(h("p", {}, `Last trick won by ${nameOf(t, lastTrick.winner)}`));
+    card.appendChild(h("p", {}, lastTrick.winner === null ? "Last trick" : `Last trick won by ${nameOf(t, lastTrick.winner)}`));
     card.appendChild(row);
   }
   const tbl = h("table", { class: "scores" });
@@ -402,9 +516,13 @@ function showSummary(line, lastTrick) {
   for (let s = 0; s < t.rules.players; s++) tbl.appendChild(h("tr", {}, h("td", {}, nameOf(t, s)), h("td", {}, bidText(line.bids[s])), h("td", {}, line.tricks[s])));
   card.appendChild(tbl);
   const res = h("table", { class: "scores" });
-  res.appendChild(h("tr", {}, h("th", {}, "Side"), h("th", {}, "Points"), h("th", {}, "Bags"), h("th", {}, "Total")));
-  for (let s = 0; s < sides; s++) res.appendChild(h("tr", {}, h("td", {}, sideLabel(s, t.rules, t.players)), h("td", {}, (line.points[s] > 0 ? "+" : "") + line.points[s]), h("td", {}, line.bags[s]), h("td", {}, line.totals[s])));
+  res.appendChild(h("tr", {}, h("th", {}, "Side"), h("th", {}, "Points"), h("th", {}, "Bags so far"), h("th", {}, "Total")));
+  for (let s = 0; s < sides; s++) res.appendChild(h("tr", {}, h("td", {}, sideLabel(s, t.rules, t.players)), h("td", { class: "nowrap" }, pointsText(line, s, t.rules)), h("td", {}, line.bags[s]), h("td", {}, line.totals[s])));
   card.appendChild(res);
+  for (let s = 0; s < sides; s++) {
+    const pen = (line.penalties || [])[s] || 0;
+    if (pen) card.appendChild(h("p", { class: "penalty" }, `${sideLabel(s, t.rules, t.players)} reached ${t.rules.bag_limit} bags: −${pen * t.rules.bag_penalty} points.`));
+  }
   if (t.status === "over") {
     card.appendChild(h("p", { class: "result" }, statusText(t)));
     card.appendChild(h("p", {}, h("a", { href: `/replay?table=${encodeURIComponent(tableId)}` }, "Replay this game"), " · ",
@@ -417,7 +535,7 @@ function showSummary(line, lastTrick) {
 }
 
 $("btn-hint").addEventListener("click", () => send({ type: "hint" }));
-$("btn-last").addEventListener("click", () => { showLast = !showLast; render(); });
+$("btn-last").addEventListener("click", showLastTrick);
 $("btn-sheet").addEventListener("click", () => { showSheet = !showSheet; render(); });
 
 document.addEventListener("keydown", (e) => {
@@ -430,7 +548,7 @@ document.addEventListener("keydown", (e) => {
     cards[next].focus();
     e.preventDefault();
   } else if (e.key === "h" || e.key === "H") { send({ type: "hint" }); }
-  else if (e.key === "l" || e.key === "L") { showLast = !showLast; render(); }
+  else if (e.key === "l" || e.key === "L") { showLastTrick(); }
   else if (e.key === "s" || e.key === "S") { showSheet = !showSheet; render(); }
   else if (e.key === "Escape") { $("modal").hidden = true; }
 });
