@@ -15,8 +15,9 @@ import pytest
 from rich.console import Console
 
 from spades import record
-from spades.actions import Action, Bid
+from spades.actions import Action, Bid, PassCard, PassCards
 from spades.bots import Bot, Decision, make_bot
+from spades.cards import card_text
 from spades.observation import Observation
 from spades.state import Game
 from spades.tui.app import GameScreen, SpadesApp
@@ -581,3 +582,47 @@ async def test_help_gives_nil_values_and_the_failed_nil_bag_rule(
         scoring = text[text.index("been played") : text.index("←/→")]  # what bids are worth
         for words in absent:
             assert words not in scoring
+
+
+class OneCardPasser(Bot):
+    """Passes one card a step, as the expert does; its reasons name cards in codes."""
+
+    name = "passer"
+
+    def decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
+        passes = sorted(a.card for a in legal if isinstance(a, PassCard))
+        if passes:
+            return Decision(
+                PassCard(passes[0]), f"pass {card_text(passes[0])}: low cards, like {card_text(passes[0])}"
+            )
+        return Decision(legal[0], "the first")
+
+
+async def test_the_hint_for_a_pass_names_every_card_and_picks_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("spades.tui.session.hint_bot", lambda seed: (OneCardPasser(), "passer"))
+    cfg = config(tmp_path, seed=2)
+    bots = {s: make_bot("heuristic", seed=s) for s in cfg.bots}
+    bots[0] = BlindNilBot()  # North, the human's partner: the human passes him 3 cards
+    app = SpadesApp(cfg, Session(cfg, bots))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "pass")  # type: ignore[union-attr]
+        await pilot.press("h")
+        await until(pilot, lambda: gs(app).hint_shown is not None)
+        obs = app.session.observation()
+        assert obs.hand is not None
+        lowest = sorted(obs.hand)[:3]
+        shown = gs(app).hint_shown
+        assert shown is not None and isinstance(shown.action, PassCards)
+        assert sorted(shown.action.cards) == lowest
+        assert gs(app).picked == set(lowest)
+        text = screen_text(app)
+        line = text.split("Hint (passer): ")[1].split("\n")[0]
+        assert line.startswith(describe_action(shown.action))
+        assert all(card_label(c) in line for c in lowest)
+        assert card_text(lowest[0]) not in line  # "3S" said once, as 3♠
+        await pilot.press("enter")  # the hint's picks pass as they stand
+        await settle(pilot, app)
+        given = app.session.observation().given
+        assert given is not None and sorted(given) == lowest

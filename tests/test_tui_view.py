@@ -230,7 +230,7 @@ def test_each_for_himself_sides_are_named_by_seat() -> None:
     line = status_line(game.observation(2), names)
     assert "You 0" in line and "North 0" in line and "West 0" in line
     sheet = score_sheet(game.observation(2), names)
-    assert sheet.sides == ("North", "East", "You", "West")
+    assert sheet.sides == ("You", "North", "East", "West")  # his own first
     assert len(line) <= 80
 
 
@@ -256,3 +256,88 @@ def test_a_long_score_sheet_fits_80_columns(preset: str, bot: str) -> None:
     assert all(cell.rstrip("!") in text for cell in last)
     if len(sheet.rows) > 12:
         assert f"the first {len(sheet.rows) - 12} hands are not shown" in text
+
+
+# ---------------------------------------------------------------------- issue 13, terminal items
+@pytest.mark.parametrize("seat", range(4))
+def test_your_own_side_comes_first_from_any_seat(seat: int) -> None:
+    from spades.tui.view import status_line
+
+    game = Game(seed=5)
+    bots = [make_bot("heuristic", seed=s) for s in range(4)]
+    while len(game.scores) < 2:
+        step(game, bots)
+    obs = game.observation(seat)
+    line = status_line(obs, NAMES4)
+    mine, theirs = seat % 2, 1 - seat % 2
+    scores = line.split("│")[1]
+    assert scores.index("Us") < scores.index("Them")
+    assert f"Us {game.totals[mine]} ({game.bags[mine]} bags)" in line
+    sheet = score_sheet(obs, NAMES4)
+    assert sheet.sides[0].startswith("Us") and sheet.sides[1].startswith("Them")
+    assert sheet.totals == (game.totals[mine], game.totals[theirs])
+    assert sheet.bags == (game.bags[mine], game.bags[theirs])
+    for row, score in zip(sheet.rows, game.scores, strict=True):
+        assert row[5] == str(score.totals[mine]) and row[10] == str(score.totals[theirs])
+
+
+def test_hint_reasons_do_not_repeat_the_action_in_card_codes() -> None:
+    from spades.tui.view import hint_reason
+
+    assert hint_reason("play QH: the highest heart, over TS and 10C") == "the highest heart, over 10♠ and 10♣"
+    assert hint_reason("pass 2C 3D 4H: my lowest cards") == "my lowest cards"
+    assert hint_reason("bid 4: two aces and the king of spades") == "two aces and the king of spades"
+    assert hint_reason("look at my cards before bidding") == "look at my cards before bidding"
+    assert hint_reason("") == ""
+
+
+def _first_legal(game: Game) -> None:
+    from spades.driver import apply_decision
+
+    seat = game.to_move
+    assert seat is not None
+    apply_decision(game, seat, game.legal_actions(seat)[0])
+
+
+def test_a_resumed_seeded_game_deals_the_hands_it_would_have(tmp_path: Path) -> None:
+    from spades import record
+    from spades.tui.session import resume
+
+    game = Game(seed=7)
+    while game.hand_number < 2 or len(game.tricks) < 4:
+        _first_legal(game)
+    names = ["North (heuristic)", "East (random)", "Ann", "West (expert:samples=5)"]
+    path = tmp_path / "saved.json"
+    record.save(path, game, names, seed=7)  # an older save: no "human" field
+    config, resumed = resume(path, delay_ms=0)
+    assert config.human == 2 and config.name == "Ann" and config.seed == 7
+    assert config.bots[0] == "heuristic" and config.bots[1] == "random"
+    assert config.bots[3] in ("expert:samples=5", "heuristic")  # the expert, where it is built
+    assert config.record_path == path
+    assert resumed.hand_number == 2 and resumed.totals == game.totals
+    assert resumed.hand_of(2) == game.hand_of(2) and resumed.trick == game.trick
+    while game.hand_number < 4:
+        _first_legal(game)
+        _first_legal(resumed)
+    assert [log.dealt for log in resumed.logs] == [log.dealt for log in game.logs]
+
+
+def test_resume_refuses_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from spades import record
+
+    def refused(args: list[str], words: str) -> None:
+        assert main(["play", *args]) == 1
+        err = capsys.readouterr().err
+        assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+    refused(["--resume", str(tmp_path / "none.json")], "--resume: cannot read")
+    game = Game({"preset": "hoyle", "target": 100, "lose_at": -100}, seed=3)
+    while not game.is_over:
+        _first_legal(game)
+    over = tmp_path / "over.json"
+    record.save(over, game, ["North (random)", "East (random)", "You", "West (random)"], human=2)
+    refused(["--resume", str(over)], "is over")
+    refused(["--load", str(over), "--seat", "east"], "--resume: --seat")
+    unknown = tmp_path / "unknown.json"
+    record.save(unknown, Game(seed=1), ["A", "B", "C", "D"])
+    refused(["--resume", str(unknown)], "which seat is yours")

@@ -39,6 +39,7 @@ from spades.tui.view import (
     build_view,
     card_label,
     describe_action,
+    hint_reason,
     refusal,
     result_text,
     score_sheet,
@@ -544,13 +545,17 @@ class GameScreen(Screen[None]):
         action = decision.action
         if isinstance(action, Play | PassCard):
             self.cursor = action.card
+        elif isinstance(action, PassCards) and self.view is not None and self.view.mode == "pass":
+            self.picked = set(action.cards)  # picked for him: Enter passes them, Space unpicks
+            self.cursor = min(self.picked, default=self.cursor)
         elif isinstance(action, Bid) and not action.blind:
             self.choice = f"bid:{action.tricks}"
         elif isinstance(action, Draw):
             self.choice = "keep" if action.keep else "discard"
         what = describe_action(action)
         self.refresh_view()
-        why = f" — {decision.why}" if decision.why else ""
+        reason = hint_reason(decision.why)
+        why = f" — {reason}" if reason else ""
         self.say(f"Hint ({name}): {what}{why}")
         self.hint_shown = decision
 

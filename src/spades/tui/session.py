@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spades import record
-from spades.actions import Action, Look, PassCards, Play
+from spades.actions import Action, Look, PassCard, PassCards, Play
 from spades.bots import Bot
 from spades.bots.base import Decision
+from spades.cards import CardSet
 from spades.driver import apply_decision, notify_others
 from spades.errors import SpadesError
 from spades.observation import Observation
@@ -155,7 +156,7 @@ class Session:
             if self._hint is None:
                 self._hint = hint_bot(self.config.seed + 99)
             bot, name = self._hint
-            return bot.decide(question.obs, question.legal), name
+            return whole_pass(bot, question.obs, question.legal), name
 
     # ------------------------------------------------------------------ the record
     def save(self) -> Path | None:
@@ -185,6 +186,27 @@ class Session:
         for bot in self.bots.values():
             with contextlib.suppress(Exception):  # a bot failing to close must not lose the record
                 bot.close()
+
+
+def whole_pass(bot: Bot, obs: Observation, legal: tuple[Action, ...]) -> Decision:
+    """The bot's decision; in an exchange, its whole pass. Bots pass one card a step (the
+    flat action space), but the person passes all his cards at once, and a hint naming one
+    card of three would leave him to guess the rest: ask again without the cards picked."""
+    first = bot.decide(obs, legal)
+    if not isinstance(first.action, PassCard):
+        return first
+    chosen = obs.pass_chosen.mask.bit_count() if obs.pass_chosen is not None else 0
+    need = obs.rules.blind_nil_exchange - chosen
+    picked = [first.action.card]
+    while len(picked) < need:
+        rest = tuple(a for a in legal if isinstance(a, PassCard) and a.card not in picked)
+        if not rest:
+            break
+        step = bot.decide(obs, rest).action
+        if not isinstance(step, PassCard) or step.card in picked:
+            break
+        picked.append(step.card)
+    return Decision(PassCards(CardSet(picked)), first.why)
 
 
 # ---------------------------------------------------------------------- resuming a saved game

@@ -7,6 +7,7 @@ draws from the ``TableView`` it returns. No widget ever holds the ``Game``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -142,6 +143,13 @@ def side_seats_text(rules: Rules, side: int, human: int, names: Mapping[int, str
     return seat_name(side, rules.players) if side == human else names.get(side, "")
 
 
+def side_order(rules: Rules, human: int) -> tuple[int, ...]:
+    """Sides in the order a player reads them: his own first, then the others in seat order
+    (sitting West or East, "Us" still comes before "Them")."""
+    mine = rules.side_of(human)
+    return (mine, *(s for s in range(rules.sides) if s != mine))
+
+
 def rules_name(rules: Rules) -> str:
     spec = rules.to_spec()
     if isinstance(spec, str):
@@ -152,7 +160,7 @@ def rules_name(rules: Rules) -> str:
 def status_line(obs: Observation, names: Mapping[int, str]) -> str:
     r = obs.rules
     parts = []
-    for side in range(r.sides):
+    for side in side_order(r, obs.seat):
         label = side_label(r, side, obs.seat, names)
         bags = f"{obs.bags[side]} bags" if r.sides <= 2 else f"{obs.bags[side]}b"
         parts.append(f"{label} {obs.totals[side]} ({bags})")
@@ -348,27 +356,28 @@ def score_sheet(obs: Observation, names: Mapping[int, str]) -> ScoreSheet:
     """Bids, tricks, points, bags and totals per hand and side, from the observation's scores."""
     r = obs.rules
     wide = r.sides <= 2
+    order = side_order(r, obs.seat)
     sides = tuple(
         f"{side_label(r, s, obs.seat, names)} ({side_seats_text(r, s, obs.seat, names)})"
         if wide
         else side_label(r, s, obs.seat, names)
-        for s in range(r.sides)
+        for s in order
     )
     columns = ("Bid", "Won", "Pts", "Bags", "Total") if wide else ("B/W", "Pts", "Total")
-    rows = tuple(_sheet_row(i, s, r, wide) for i, s in enumerate(obs.scores, 1))
+    rows = tuple(_sheet_row(i, s, r, wide, order) for i, s in enumerate(obs.scores, 1))
     return ScoreSheet(
         title=f"Score sheet · {rules_name(r)} to {r.target}",
         sides=sides,
         columns=columns,
         rows=rows,
-        totals=tuple(obs.totals),
-        bags=tuple(obs.bags),
+        totals=tuple(obs.totals[s] for s in order),
+        bags=tuple(obs.bags[s] for s in order),
     )
 
 
-def _sheet_row(number: int, s: HandScore, r: Rules, wide: bool) -> tuple[str, ...]:
+def _sheet_row(number: int, s: HandScore, r: Rules, wide: bool, order: Sequence[int]) -> tuple[str, ...]:
     cells = [str(number)]
-    for side in range(r.sides):
+    for side in order:
         seats = (side, side + 2) if r.teams else (side,)
         bid = "+".join(_seat_bid_short(s.bids[x]) for x in seats)
         won = str(sum(s.tricks[x] for x in seats))
@@ -397,6 +406,24 @@ def describe_action(action: Action) -> str:
     if isinstance(action, Draw):
         return "keep the card" if action.keep else "discard it and take the next"
     return str(action)
+
+
+_CARD_CODE = re.compile(r"\b(10|[2-9TJQKA])([SHDC])\b")
+_VERBS = ("play ", "pass ", "bid ", "keep ", "discard ")
+
+
+def hint_reason(why: str) -> str:
+    """A bot's reason as the hint shows it, after the action in the player's words: without
+    the action said again in card codes ("play QH: ..."), and any card in symbols (Q♥)."""
+    head, sep, tail = why.partition(": ")
+    if sep and head.startswith(_VERBS):
+        why = tail
+
+    def label(m: re.Match[str]) -> str:
+        rank = 8 if m[1] == "10" else RANK_LETTERS.index(m[1])
+        return card_label(13 * "SHDC".index(m[2]) + rank)
+
+    return _CARD_CODE.sub(label, why)
 
 
 def result_text(obs: Observation, names: Mapping[int, str]) -> str:
