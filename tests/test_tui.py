@@ -243,6 +243,9 @@ async def test_play_by_key_and_by_click_and_refuse_an_illegal_card(tmp_path: Pat
         card = gs(app).view.legal_cards[-1]  # type: ignore[union-attr]
         rank = card_label(card)[:-1]
         await pilot.press("0" if rank == "10" else rank.lower(), "shdc"[card // 13])
+        assert card in app.session.observation().hand  # type: ignore[operator]
+        assert gs(app).cursor == card and "Enter to play it" in screen_text(app)
+        await pilot.press("enter")
         await settle(pilot, app)
         assert card in app.session.observation().played_cards() or app.session.last_trick is not None
         assert app.session.observation().hand is not None
@@ -626,3 +629,17 @@ async def test_the_hint_for_a_pass_names_every_card_and_picks_them(
         await settle(pilot, app)
         given = app.session.observation().given
         assert given is not None and sorted(given) == lowest
+
+
+async def test_rank_then_h_chooses_a_heart_but_never_plays_it(tmp_path: Path) -> None:
+    """H is a suit after a rank and the hint otherwise: typed as a hint after a stray rank key,
+    it must not throw a card on the table."""
+    app = SpadesApp(config(tmp_path, seed=8))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
+        obs = app.session.observation()
+        assert obs.hand is not None
+        for rank in "akqjt98765432":
+            await pilot.press(rank, "h")
+            assert app.session.observation().hand == obs.hand and app.session.observation().my_turn
+        assert gs(app).cursor in gs(app).view.legal_cards  # type: ignore[union-attr]

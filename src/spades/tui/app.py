@@ -411,8 +411,16 @@ class GameScreen(Screen[None]):
                 self._toggle_pick(card)
             else:
                 self.say(f"You do not hold {card_label(card)}.", error=True)
-        else:
-            self._play(card)
+            return
+        # A typed card is selected, not played: H, S and D are suits after a rank and commands
+        # otherwise, so "A" then "H" meant as a hint must not throw the A♥ on the table.
+        why = refusal(self.session.observation(), card)
+        if why is not None:
+            self._play(card)  # says why, and moves the cursor there if he holds it
+            return
+        self.cursor = card
+        self.refresh_view()
+        self.say(f"{card_label(card)}: Enter to play it.")
 
     # ------------------------------------------------------------------ key actions
     def action_move(self, step: int) -> None:

@@ -130,7 +130,7 @@ suit led if you can, and spades may not be led until one has been played."""
 
 HELP_KEYS = """\
 [b]←/→[/b]  move between cards or choices     [b]Enter[/b]  play / bid / confirm
-[b]A K Q J T 9..2[/b] then [b]S H D C[/b]  type a card (10 is T or 0)
+[b]A K Q J T 9..2[/b] then [b]S H D C[/b]  choose a card (10 is T or 0), Enter plays it
 [b]0-13, N[/b]  choose a bid (N is Nil)        [b]L[/b]  look at your cards
 [b]B[/b]  Blind Nil (before you look)          [b]Space[/b]  pick a card to pass
 [b]K / D[/b]  keep or discard (two players)    [b]H[/b]  hint from the best bot

@@ -308,7 +308,7 @@ def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, st
                 what = f"Your turn: follow {SUIT_NAMES[lead]} {SUIT_SYMBOLS[lead]}"
             else:
                 what = f"Your turn: no {SUIT_NAMES[lead]}, play any card"
-            prompt = f"{what}. ←→ Enter, click, or type a card (Q then H)."
+            prompt = f"{what}. ←→ or type a card (Q then H), then Enter; or click."
         else:
             prompt = f"{mover_name} to play."
         if not obs.trick and obs.tricks:
