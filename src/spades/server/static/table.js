@@ -505,6 +505,19 @@ function showSummary(line, lastTrick) {
   const m = clear($("modal"));
   const card = h("div", { class: "dialog", role: "dialog", "aria-label": "end of hand" });
   card.appendChild(h("h2", {}, `Hand ${line.hand} is over`));
+  if (!lastTrick) {
+    // Not to be worked out from the updates (a two-hand game, or we came in late): the
+    // finished hand's record has every card played.
+    fetch(`/api/tables/${encodeURIComponent(tableId)}/record`).then((r) => (r.ok ? r.json() : null)).then((rec) => {
+      const hand = rec && rec.hands ? rec.hands[line.hand - 1] : null;
+      const n = t.rules.players;
+      if (!hand || !hand.play || hand.play.length < 13 * n || !card.isConnected || $("summary-trick")) return;
+      const row = h("div", { class: "row small-cards", id: "summary-trick" });
+      hand.play.slice(-n).forEach((c) => row.appendChild(cardSVG(c)));
+      card.insertBefore(row, card.children[1]);
+      card.insertBefore(h("p", {}, "Last trick"), row);
+    }).catch(() => {});
+  }
   if (lastTrick) {
     const row = h("div", { class: "row small-cards", id: "summary-trick" });
     lastTrick.cards.forEach((c) => row.appendChild(cardSVG(c)));
