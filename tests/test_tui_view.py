@@ -341,3 +341,24 @@ def test_resume_refuses_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     unknown = tmp_path / "unknown.json"
     record.save(unknown, Game(seed=1), ["A", "B", "C", "D"])
     refused(["--resume", str(unknown)], "which seat is yours")
+
+
+@pytest.mark.parametrize(("preset", "stop"), [("two_player", 5), ("two_player", 45), ("bicycle", 60)])
+def test_a_resumed_game_goes_on_as_the_unsaved_one(tmp_path: Path, preset: str, stop: int) -> None:
+    """Whatever the phase it was saved in (the two-player draw included), the resumed game is
+    the same game: the same hands follow from the same choices."""
+    from spades import record
+    from spades.tui.session import resume
+
+    game = Game(PRESETS[preset], seed=11)
+    for _ in range(stop):
+        _first_legal(game)
+    names = ["You"] + [f"{s} (random)" for s in ("West", "North", "East")[: game.n - 1]]
+    path = tmp_path / "saved.json"
+    record.save(path, game, names, seed=11, human=0)
+    _, resumed = resume(path, delay_ms=0)
+    assert resumed.phase is game.phase and resumed.to_move == game.to_move
+    while game.hand_number < 3:
+        _first_legal(game)
+        _first_legal(resumed)
+    assert [(log.stock, log.dealt) for log in resumed.logs] == [(log.stock, log.dealt) for log in game.logs]

@@ -239,7 +239,12 @@ def continue_dealing(game: Game, seed: int) -> None:
     deals the same hands next as if it had never been saved; any other game gets fresh hands."""
     fresh = Game(game.rules, seed=seed)  # draws the first dealer and deals hand 1
     rng = fresh.rng
-    if fresh.first_dealer != game.first_dealer or not game.logs or fresh.logs[0].dealt != game.logs[0].dealt:
+
+    def first_deal(g: Game) -> object:
+        log = g.logs[0] if g.logs else None
+        return None if log is None else log.stock if log.stock is not None else log.dealt
+
+    if fresh.first_dealer != game.first_dealer or first_deal(fresh) != first_deal(game) or not game.logs:
         rng = random.Random(f"{seed}/{len(game.logs)}")
     else:
         for _ in game.logs[1:]:
