@@ -4,6 +4,7 @@ last trick, the top bar under the pointer, the score sheet's width, and the word
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
@@ -349,3 +350,33 @@ def test_game_over_says_you_won_or_you_lost(server: Server, browser: Any) -> Non
     expect = "You won" if view["winner"] == 0 else "You lost"  # South sits with North: side 0
     assert status.startswith(expect), status
     page.context.close()
+
+
+def test_a_hint_names_its_card_in_words(server: Server, browser: Any) -> None:
+    """The hint as the server words it ("play QD"), passed to the page through the real socket."""
+    t = new_table(server, [BOT, BOT, {"open": True, "name": "Pat"}, BOT], delay=0)
+    context = browser.new_context(viewport={"width": 1280, "height": 820})
+    page = context.new_page()
+    routes: list[Any] = []
+
+    def relay(ws: Any) -> None:
+        ws.connect_to_server()  # everything passes both ways, as without the route
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws/.*"), relay)
+    page.goto(f"{server.base}/t/{t['id']}#token={t['seats'][2]['token']}")
+    page.wait_for_selector(".chip.you")
+    end = time.monotonic() + 30
+    legal = page.locator("#hand button.card.legal:not([disabled])")
+    while time.monotonic() < end and not legal.count():
+        if step(page) in (None, "continue"):
+            page.wait_for_timeout(40)
+    card = legal.first.get_attribute("data-card")
+    assert card and routes
+    hint = {"type": "hint", "bot": "expert", "action": f"play {card}", "why": f"{card} wins the trick"}
+    routes[-1].send(json.dumps(hint))
+    page.wait_for_selector("#hint-text")
+    text = page.inner_text("#hint-text")
+    assert f"play the {card_name(card)}" in text and not RAW_CARD.search(text), text
+    assert page.locator(f"#hand button.card.hinted[data-card='{card}']").count() == 1
+    context.close()
