@@ -62,6 +62,13 @@ CONFIG_ENV = "SPADES_SERVE_CONFIG"
     help="A table still waiting for people this long after its creation expires (0: never).",
 )
 @click.option(
+    "--max-tables",
+    default=5000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Live tables (waiting or playing) the whole service holds at most.",
+)
+@click.option(
     "--tables-per-address",
     default=30,
     show_default=True,
@@ -123,6 +130,7 @@ def command(
     log_level: str,
     idle_s: float,
     waiting_ttl: float,
+    max_tables: int,
     tables_per_address: int,
     sockets_per_address: int,
     trusted_proxy: str | None,
@@ -152,6 +160,7 @@ def command(
         "redis_url": redis_url,
         "idle_s": idle_s,
         "waiting_ttl": waiting_ttl or None,
+        "max_tables": max_tables,
         "tables_per_address": tables_per_address,
         "sockets_per_address": sockets_per_address,
         "bot_processes": bot_processes,
@@ -233,4 +242,5 @@ def app_from_env() -> Any:
         redis_url=config["redis_url"],
         limits=limits,
         pool=pool,
+        max_live=int(config.get("max_tables", 5000)),
     )

@@ -29,7 +29,7 @@ from spades.actions import Action, Bid, Draw, Look, PassCards, Play
 from spades.cards import CardSet, parse_card
 from spades.errors import SpadesError
 from spades.server.limits import AddressLimits
-from spades.server.manager import WAITING_TTL, TableManager
+from spades.server.manager import MAX_LIVE_TABLES, WAITING_TTL, TableManager
 from spades.server.replayview import replay_body
 from spades.server.schema import (
     MAX_MESSAGE_BYTES,
@@ -95,6 +95,7 @@ def create_app(
     limits: AddressLimits | None = None,
     hint_level: str | None = None,
     pool: Any = None,
+    max_live: int = MAX_LIVE_TABLES,
 ) -> FastAPI:
     """Build the app on a store (``db_url``; default the SQLite file in the user data dir).
 
@@ -110,6 +111,7 @@ def create_app(
         redis_url=redis_url,
         hint_level=hint_level,
         pool=pool,
+        max_live=max_live,
     )
     per_address = limits or AddressLimits()
 

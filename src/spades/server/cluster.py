@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("spades.server")
 
+SERVED_KEEP = 10_000
+"""Forwarded requests remembered (a repeat comes within seconds of the first)."""
 PRESENCE_TTL = 5.0
 """A replica's report of its connected seats counts this long unless renewed."""
 
@@ -96,6 +98,8 @@ class Membership:
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._loop_task: asyncio.Task[None] | None = None
         self._catching: set[str] = set()
+        self._served: dict[tuple[str, int], asyncio.Task[dict[str, Any]]] = {}
+        """Forwarded requests this worker ran (oldest first), so a repeat is answered, not rerun."""
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -321,11 +325,24 @@ class Membership:
         self.mgr.spawn(self._serve(actor, msg))
 
     async def _serve(self, actor: TableActor, msg: dict[str, Any]) -> None:
-        try:
-            out = await actor.execute(str(msg["op"]), dict(msg["args"]))
-        except (SpadesError, KeyError, TypeError, ValueError) as e:
-            out = {"error": str(e)}
+        """Run a forwarded command once: a repeat of the same request (the sender timed out
+        waiting and asked again) gets the first run's answer, never a second run."""
+        key = (str(msg["from"]), int(msg["rid"]))
+        run = self._served.get(key)
+        if run is None:
+            run = self._served[key] = asyncio.get_running_loop().create_task(
+                self._execute(actor, msg), name=f"forwarded-{key[1]}"
+            )
+            while len(self._served) > SERVED_KEEP:
+                self._served.pop(next(iter(self._served)))
+        out = await asyncio.shield(run)
         await self.bus.publish(f"w:{msg['from']}", _dumps({"rid": msg["rid"], "out": out}))
+
+    async def _execute(self, actor: TableActor, msg: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return await actor.execute(str(msg["op"]), dict(msg["args"]))
+        except (SpadesError, KeyError, TypeError, ValueError) as e:
+            return {"error": str(e)}
 
     def _on_reply(self, text: str) -> None:
         msg = json.loads(text)
@@ -340,10 +357,10 @@ class Membership:
 
         deadline = time.monotonic() + FORWARD_TIMEOUT
         loop = asyncio.get_running_loop()
+        rid = next(self._rids)  # one id for every retry: the owner runs a request once
         while time.monotonic() < deadline:
             if actor.owner:
                 return await actor.execute(op, args)
-            rid = next(self._rids)
             fut: asyncio.Future[dict[str, Any]] = loop.create_future()
             self._pending[rid] = fut
             msg = {"op": op, "args": args, "rid": rid, "from": self.me}

@@ -319,6 +319,10 @@ class Store:
         cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
         try:
             with self.engine.begin() as conn:
+                if not self.is_sqlite:
+                    # Several workers starting at once on a fresh database: one migrates, the
+                    # others wait for it (SQLite's own write lock does this for SQLite).
+                    conn.execute(text("SELECT pg_advisory_xact_lock(7365727665)"))
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         except SQLAlchemyError as e:
