@@ -105,5 +105,7 @@ def command(
     if path is not None:
         click.echo(f"Game record saved to {path}")
         click.echo(f"Replay it with: spades replay {path}")
+        if app.session.observation().winner is None:
+            click.echo(f"Continue it with: spades play --resume {path}")
     elif app.session.save_error:
         click.echo(f"spades: {app.session.save_error}", err=True)

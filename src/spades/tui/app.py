@@ -629,7 +629,7 @@ class SpadesApp(App[None]):
                 self.session.save()
                 self.exit()
 
-        self.push_screen(QuitScreen(), answered)
+        self.push_screen(QuitScreen(self.session.config.record_path), answered)
 
     async def action_quit(self) -> None:
         """Save the record, then leave at once (Ctrl+C, and the result screen)."""

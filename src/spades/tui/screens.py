@@ -190,11 +190,16 @@ class QuitScreen(ModalScreen[bool]):
         Binding("escape,n,c", "answer(False)", "Cancel"),
     ]
 
+    def __init__(self, path: Path | None = None) -> None:
+        super().__init__()
+        self.path = path
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="quit"):
             yield Static("Save the game and quit?", classes="title")
             yield Static("[b]Enter[/b]  save and quit      [b]Esc[/b]  cancel, keep playing")
-            yield Static("Continue later with: spades play --resume FILE", classes="hint")
+            where = self.path if self.path is not None else "FILE"
+            yield Static(Text(f"Continue later with: spades play --resume {where}"), classes="hint")
 
     def action_answer(self, quit_: bool) -> None:
         self.dismiss(quit_)
