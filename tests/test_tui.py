@@ -643,3 +643,20 @@ async def test_rank_then_h_chooses_a_heart_but_never_plays_it(tmp_path: Path) ->
             await pilot.press(rank, "h")
             assert app.session.observation().hand == obs.hand and app.session.observation().my_turn
         assert gs(app).cursor in gs(app).view.legal_cards  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("size", "cell"), [((80, 24), 4), ((160, 45), 7), ((200, 60), 7)])
+async def test_the_hand_grows_on_a_wide_terminal(tmp_path: Path, size: tuple[int, int], cell: int) -> None:
+    app = SpadesApp(config(tmp_path, seed=8))
+    async with app.run_test(size=size) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
+        hand = gs(app).query_one(HandView)
+        cells = hand.cells()
+        assert {c.width for c in cells} == {cell}
+        assert max(c.x + c.width for c in cells) <= size[0]
+        text = screen_text(app)
+        assert all(card_label(c.card) in text for c in hand.cards)
+        card = gs(app).view.legal_cards[0]  # type: ignore[union-attr]
+        await pilot.click(HandView, offset=(hand.card_x(card) + cell - 2, 1))  # the card's right edge
+        await settle(pilot, app)
+        assert card not in app.session.observation().hand  # type: ignore[operator]

@@ -72,6 +72,10 @@ class _Cell:
     index: int
 
 
+WIDE = 120
+"""Columns from which the hand's cards grow past their 80-column size."""
+
+
 class HandView(Widget):
     """The player's cards, sorted by suit; legal ones bright, the cursor raised."""
 
@@ -114,9 +118,9 @@ class HandView(Widget):
         suits = [c.card // 13 for c in self.cards] if self.cards else [0] * count
         breaks = sum(1 for a, b in itertools.pairwise(suits) if a != b)
         width = self.size.width or 80
-        cell = 4
-        if count * (cell + 1) - 1 + breaks > width:
-            cell = 3  # 14 to 16 cards during an exchange: narrower cards, still apart
+        sizes = (7, 6, 5, 4) if width >= WIDE else (4,)  # a wide terminal gets bigger cards
+        cell = next((c for c in sizes if count * (c + 1) - 1 + breaks <= width), 3)
+        # 3: 14 to 16 cards during an exchange on 80 columns: narrower cards, still apart
         gap = 1 if count * (cell + 1) - 1 + breaks <= width else 0
         total = count * cell + (count - 1) * gap + breaks
         x = max(0, (width - total) // 2)
