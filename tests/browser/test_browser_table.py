@@ -81,10 +81,11 @@ def step(page: Any, *, blind: bool = False) -> str | None:
 
 @pytest.fixture(scope="module")
 def played(server: Server) -> dict[str, Any]:
-    """A bots' game with a low bag limit (so penalties happen), played to its end or for a while."""
+    """A bots' game with a low bag limit (so penalties happen), played to its end."""
     rules = {"preset": "standard", "target": 300, "bag_limit": 3}
     t = new_table(server, [BOT] * 4, delay=0, rules=rules)
-    view = wait_api(server, t["id"], lambda v: v["status"] == "over" or len(v["sheet"]) >= 8, 60)
+    view = wait_api(server, t["id"], lambda v: v["status"] == "over", 120)
+    assert view["status"] == "over"
     assert any(sum(r["penalties"]) for r in view["sheet"]), "no bag penalty in the game"
     return view
 
@@ -178,19 +179,26 @@ def test_last_trick_is_momentary_and_keeps_the_trick_in_progress(server: Server,
     page = person_page(browser, server, t, 2)
     end = time.monotonic() + 60
     ready = False
-    while time.monotonic() < end:
-        mid_trick = (
-            page.locator("#centre .played").count() > 0 and page.locator("#centre .caption").count() == 0
-        )
-        if (
-            page.locator("#hand button.card.legal:not([disabled])").count() > 0
-            and mid_trick
+
+    def my_turn_mid_trick() -> bool:
+        return bool(
+            page.locator("#centre .played").count() > 0
+            and page.locator("#centre .caption").count() == 0
+            and page.locator("#controls .hint-line", has_text="Your turn").count() > 0
             and page.locator("#hand button.card").count() <= 12
-        ):
-            ready = True
-            break
-        if step(page) is None:
+        )
+
+    while time.monotonic() < end:
+        if my_turn_mid_trick():
+            page.wait_for_timeout(300)  # not the moment between our click and the server's answer
+            if my_turn_mid_trick():
+                ready = True
+                break
+        did = step(page)
+        if did is None:
             page.wait_for_timeout(40)
+        elif did == "play":
+            page.wait_for_timeout(150)
     assert ready, "never my turn in the middle of a later trick"
     before = page.locator("#centre .played").evaluate_all("els => els.map(e => e.title)")
     page.click("#btn-last")
@@ -368,7 +376,12 @@ def test_a_hint_names_its_card_in_words(server: Server, browser: Any) -> None:
     page.wait_for_selector(".chip.you")
     end = time.monotonic() + 30
     legal = page.locator("#hand button.card.legal:not([disabled])")
-    while time.monotonic() < end and not legal.count():
+    turn = page.locator("#controls .hint-line", has_text="Your turn")
+    while time.monotonic() < end:
+        if turn.count():
+            page.wait_for_timeout(300)  # not the moment between our click and the server's answer
+            if turn.count():
+                break
         if step(page) in (None, "continue"):
             page.wait_for_timeout(40)
     card = legal.first.get_attribute("data-card")
