@@ -167,6 +167,22 @@ def test_partner_of_nil_says_so_in_the_reason() -> None:
     assert "partner bid nil" in d.why
 
 
+def test_partner_of_blind_nil_names_it_in_the_reason() -> None:
+    game = Game(Rules(), first_dealer=1, auto_deal=False)  # South bids first; Blind Nil allowed
+    game.deal(deal({0: "AS KS QS 7S AH KH 4H AD 9D 4D AC 9C 4C", 2: "2S 3H 5C"}))
+    game.make_bid(Bid(0, blind=True))  # South: Blind Nil, before looking
+    bot = HeuristicBot(seed=0)
+    for _ in range(10):  # West bids, then North looks and bids
+        seat = game.to_move
+        assert seat is not None
+        d = decide(game, bot, seat)
+        if seat == 0 and isinstance(d.action, Bid):
+            break
+        apply_decision(game, seat, d.action)
+    assert isinstance(d.action, Bid) and seat == 0
+    assert "partner bid Blind Nil" in d.why and "partner bid nil" not in d.why
+
+
 def test_looks_unless_far_behind_then_blind_nil() -> None:
     game = Game(Rules(), first_dealer=3, seed=1)
     d = decide(game, HeuristicBot(seed=0), 0)

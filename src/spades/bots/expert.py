@@ -413,7 +413,7 @@ class ExpertBot(Bot):
             + f"; made in {made[best_i] / m:.0%}, worth {number_values[best_i] / m:+.1f} points"
         )
         if partner is not None and bids[partner] == 0:
-            why += "; partner bid nil, so I will cover"
+            why += f"; partner bid {'Blind Nil' if blind[partner] else 'nil'}, so I will cover"
         return Decision(Bid(b), why)
 
     def _before_looking(self, obs: Observation, legal: Sequence[Action], rng: random.Random) -> Decision:

@@ -263,7 +263,7 @@ class HeuristicBot(Bot):
             notes.append(f"{others} tricks already bid")
         if partner_nil:
             bid = max(bid, int(est + 0.7))
-            notes.append("partner bid nil so I will cover")
+            notes.append(f"partner bid {'Blind Nil' if pbid == 'blind_nil' else 'nil'} so I will cover")
         bid = min(max(bid, 1), 13)
         while bid not in numbers:
             bid += 1 if bid < min(numbers) else -1
