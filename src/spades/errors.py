@@ -25,3 +25,10 @@ class IllegalAction(SpadesError):
 
 class InvalidRecord(SpadesError):
     """A game record that cannot be read or that breaks a rule."""
+
+
+def first_line(e: BaseException) -> str:
+    """An exception as one short line for a log or a client (a driver's message can run to
+    many lines, and a huge one must not flood either)."""
+    lines = str(e).splitlines()
+    return (lines[0] if lines else type(e).__name__)[:200]

@@ -16,7 +16,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 
-from spades.errors import SpadesError
+from spades.errors import SpadesError, first_line
 
 log = logging.getLogger("spades.server")
 
@@ -54,7 +54,7 @@ class Bus:
         try:
             await self._redis.ping()
         except Exception as e:
-            raise BusError(f"cannot reach Redis at {self.url}: {_short(e)}") from None
+            raise BusError(f"cannot reach Redis at {self.url}: {first_line(e)}") from None
         loop = asyncio.get_running_loop()
         self._reader = loop.create_task(self._read(), name="bus-reader")
         self._sender = loop.create_task(self._send(), name="bus-sender")
@@ -80,7 +80,7 @@ class Bus:
         try:
             return int(await self._redis.publish(PREFIX + channel, message))
         except Exception as e:
-            log.warning("bus: publish to %s failed: %s", channel, _short(e))
+            log.warning("bus: publish to %s failed: %s", channel, first_line(e))
             return 0
 
     def post(self, channel: str, message: str) -> None:
@@ -102,7 +102,7 @@ class Bus:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # watchers notice the gap and read the log
-                log.warning("bus: %d messages not sent: %s", len(batch), _short(e))
+                log.warning("bus: %d messages not sent: %s", len(batch), first_line(e))
                 await asyncio.sleep(0.2)
 
     async def subscribe(self, channel: str, handler: Handler) -> None:
@@ -111,7 +111,7 @@ class Bus:
         try:
             await self._pubsub.subscribe(PREFIX + channel)
         except Exception as e:  # the reader resubscribes everything when Redis is back
-            log.warning("bus: subscribe to %s failed: %s", channel, _short(e))
+            log.warning("bus: subscribe to %s failed: %s", channel, first_line(e))
         if first:
             self.connected.set()
 
@@ -134,7 +134,7 @@ class Bus:
             n, _ = await pipe.execute()
             return int(n)
         except Exception as e:
-            log.warning("bus: rate counter failed: %s", _short(e))
+            log.warning("bus: rate counter failed: %s", first_line(e))
             return 0
 
     async def _read(self) -> None:
@@ -146,7 +146,7 @@ class Bus:
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                log.warning("bus: lost Redis (%s); reconnecting", _short(e))
+                log.warning("bus: lost Redis (%s); reconnecting", first_line(e))
                 await asyncio.sleep(0.5)
                 await self._resubscribe()
                 continue
@@ -170,9 +170,4 @@ class Bus:
             try:
                 await self._pubsub.subscribe(*channels)
             except Exception as e:
-                log.warning("bus: resubscribe failed: %s", _short(e))
-
-
-def _short(e: BaseException) -> str:
-    lines = str(e).splitlines()
-    return (lines[0] if lines else type(e).__name__)[:200]
+                log.warning("bus: resubscribe failed: %s", first_line(e))

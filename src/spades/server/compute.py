@@ -60,7 +60,8 @@ DECIDE_TIMEOUT_S = 10.0
 REPLAY_TIMEOUT_S = REPLAY_BUDGET_S + 5.0
 """Default wait for a replay: its budget, plus parsing and the trip to the worker."""
 FAST_BOTS = frozenset({"random", "heuristic"})
-"""Bots quick enough to decide on the caller's thread (``InlinePool``)."""
+"""Bots quick enough to decide on the caller's thread (``InlinePool``, a table's own loop);
+the others think in the pool's processes."""
 BOT_CACHE = 64
 """Bots a process keeps built; the oldest goes first (a spec with settings, or a seed, each
 make one)."""

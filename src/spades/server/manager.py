@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -349,7 +348,3 @@ class TableManager:
 def _log_failure(fut: concurrent.futures.Future[Any]) -> None:
     if not fut.cancelled() and fut.exception() is not None:
         log.error("a lobby line was not written: %s", fut.exception())
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))

@@ -54,7 +54,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import PoolProxiedConnection
 
-from spades.errors import SpadesError
+from spades.errors import SpadesError, first_line
 
 log = logging.getLogger("spades.server")
 T = TypeVar("T")
@@ -268,7 +268,7 @@ class Store:
         try:
             self.engine: Engine = create_engine(self.url, **kwargs)
         except Exception as e:
-            raise StoreError(f"database URL {self.safe_url} cannot be used: {_short(e)}") from None
+            raise StoreError(f"database URL {self.safe_url} cannot be used: {first_line(e)}") from None
         self._wconn: Connection | None = None
         self._raw: PoolProxiedConnection | None = None
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
@@ -326,7 +326,7 @@ class Store:
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         except SQLAlchemyError as e:
-            raise StoreError(f"cannot prepare the database {self.safe_url}: {_short(e)}") from None
+            raise StoreError(f"cannot prepare the database {self.safe_url}: {first_line(e)}") from None
         except OSError as e:
             raise StoreError(f"cannot prepare the database {self.safe_url}: {e}") from None
         if self._path is not None:
@@ -366,7 +366,7 @@ class Store:
             self._drop_raw()
             if conflict and len(rows) == 1:
                 raise SeqTaken(f"table {rows[0][0]}: event {rows[0][1]} was already written") from None
-            raise StoreError(f"the database refused a write: {_short(e)}") from None
+            raise StoreError(f"the database refused a write: {first_line(e)}") from None
 
     def _append_job(self, table_id: str, seq: int, kind: str, data: dict[str, Any]) -> _Append:
         job = _Append((table_id, seq, kind, json.dumps(data, separators=(",", ":"))))
@@ -404,7 +404,7 @@ class Store:
                     self._wconn.rollback()
                     self._wconn.close()
                 self._wconn = None
-            raise StoreError(f"the database refused a write: {_short(e)}") from None
+            raise StoreError(f"the database refused a write: {first_line(e)}") from None
 
     # ------------------------------------------------------------------ tables
     def _create_stmt(self, table_id: str, config: dict[str, Any], status: str, created_at: float) -> Any:
@@ -468,7 +468,7 @@ class Store:
             with self.engine.connect() as conn:
                 return list(conn.execute(q, params or {}).all())
         except SQLAlchemyError as e:
-            raise StoreError(f"the database refused a read: {_short(e)}") from None
+            raise StoreError(f"the database refused a read: {first_line(e)}") from None
 
     def finished(self, limit: int) -> list[tuple[str, float, dict[str, Any] | None]]:
         """The newest ``limit`` finished tables: id, ``created_at`` and lobby line (``None``
@@ -514,7 +514,7 @@ class Store:
                     .order_by(events_t.c.seq)
                 ).all()
         except SQLAlchemyError as e:
-            raise StoreError(f"the database refused a read: {_short(e)}") from None
+            raise StoreError(f"the database refused a read: {first_line(e)}") from None
         try:
             config = json.loads(row.config)
         except ValueError as e:
@@ -695,8 +695,3 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA busy_timeout=5000")
     cur.close()
-
-
-def _short(e: BaseException) -> str:
-    lines = str(e).splitlines()
-    return (lines[0] if lines else type(e).__name__)[:200]

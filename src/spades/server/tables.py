@@ -34,11 +34,12 @@ from spades.actions import Action, Bid, Look, PassCards, Play
 from spades.bots import REGISTRY, Bot, make_bot
 from spades.cards import CardSet, card_text, parse_card
 from spades.driver import notify_others
-from spades.errors import SpadesError
+from spades.errors import SpadesError, first_line
 from spades.observation import bid_value
 from spades.record import to_record
 from spades.rules import Rules
 from spades.server.codec import decode_action, encode_action
+from spades.server.compute import FAST_BOTS
 from spades.server.fairness import Deck, deal_into, new_deck
 from spades.server.schema import CreateTable
 from spades.server.store import FINAL, LIVE, SeqTaken, StoredTable, StoreError
@@ -52,8 +53,6 @@ log = logging.getLogger("spades.server")
 PRIVATE_KEYS = ("hand", "exchange", "stock_top", "discarded", "pass_chosen")
 BOTS_NOTE = "Bots see only their own seat's observation (their cards and what was played), never the deal."
 STANDIN_BOT = "heuristic"
-FAST_BOTS = frozenset({"random", "heuristic"})
-"""Bots quick enough to decide on the event loop; others think in the compute pool."""
 MAX_QUEUE = 256
 MAX_CONNS_PER_TABLE = 64
 MAX_HANDS = 500
@@ -892,7 +891,7 @@ class TableActor:
         if exc is None or self.mgr is None:
             return
         # Never leave a table "playing" with nobody driving it: end it, with the reason.
-        why = f"the table's driver failed: {type(exc).__name__}: {_short(exc)}"
+        why = f"the table's driver failed: {type(exc).__name__}: {first_line(exc)}"
         log.error("table %s: %s", self.id, why, exc_info=exc)
         self.mgr.spawn(self._fail(why))
 
@@ -1009,11 +1008,6 @@ class TableActor:
             if await self._act(seat, action) is not None:
                 await self._act(seat, legal[0])
         self._changed()
-
-
-def _short(e: BaseException) -> str:
-    lines = str(e).splitlines()
-    return (lines[0] if lines else type(e).__name__)[:200]
 
 
 __all__ = ["CardSet", "Conn", "TableActor", "TableConf", "conf_from_request", "digest"]
