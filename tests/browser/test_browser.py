@@ -7,40 +7,7 @@ import json
 import time
 from typing import Any
 
-from pageserver import ARTIFACTS, Server
-
-
-def act_once(page: Any, dismiss: bool = True) -> str | None:
-    """Do whatever the page offers, as a person would; return what was done."""
-    try:
-        if page.locator("#btn-continue").is_visible():
-            if not dismiss:
-                return None
-            page.click("#btn-continue", timeout=2000)
-            return "continue"
-        if page.locator("#btn-join").count():
-            return None
-        if page.locator("#btn-look").count():
-            page.click("#btn-look", timeout=2000)
-            return "look"
-        bids = page.locator("#controls button.bid")
-        if bids.count():
-            bids.nth(min(3, bids.count() - 1)).click(timeout=2000)
-            return "bid"
-        if page.locator("#btn-pass").count():
-            for _ in range(13):
-                if page.locator("#btn-pass").is_enabled():
-                    break
-                page.locator("#hand button.card.legal:not(.selected)").first.click(timeout=2000)
-            page.click("#btn-pass", timeout=2000)
-            return "pass"
-        legal = page.locator("#hand button.card.legal:not([disabled])")
-        if legal.count():
-            legal.first.click(timeout=2000)
-            return "play"
-    except Exception:  # the page re-rendered under the click: look again
-        return None
-    return None
+from pageserver import ARTIFACTS, Server, act_once
 
 
 def new_table(server: Server, seats: list[dict[str, Any]], delay: int = 60) -> dict[str, Any]:

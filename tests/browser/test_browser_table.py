@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from pageserver import Server
+from pageserver import Server, act_once
 
 BOT = {"bot": "heuristic"}
 RANK_NAMES = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
@@ -44,39 +44,6 @@ def person_page(browser: Any, server: Server, t: dict[str, Any], seat: int, **ct
     page.goto(f"{server.base}/t/{t['id']}#token={t['seats'][seat]['token']}")
     page.wait_for_selector(".chip.you")
     return page
-
-
-def step(page: Any, *, blind: bool = False) -> str | None:
-    """Do what the page offers (bid 3, or Blind Nil when asked; pass the first cards; play the
-    first legal card); return what was done."""
-    try:
-        if page.locator("#btn-continue").is_visible():
-            page.click("#btn-continue", timeout=2000)
-            return "continue"
-        if blind and page.locator("#btn-blind").count():
-            page.click("#btn-blind", timeout=2000)
-            return "blind"
-        if page.locator("#btn-look").count():
-            page.click("#btn-look", timeout=2000)
-            return "look"
-        bids = page.locator("#controls button.bid")
-        if bids.count():
-            bids.nth(min(3, bids.count() - 1)).click(timeout=2000)
-            return "bid"
-        if page.locator("#btn-pass").count():
-            for _ in range(13):
-                if page.locator("#btn-pass").is_enabled():
-                    break
-                page.locator("#hand button.card.legal:not(.selected)").first.click(timeout=2000)
-            page.click("#btn-pass", timeout=2000)
-            return "pass"
-        legal = page.locator("#hand button.card.legal:not([disabled])")
-        if legal.count():
-            legal.first.click(timeout=2000)
-            return "play"
-    except Exception:  # the page re-rendered under the click: look again
-        return None
-    return None
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +161,7 @@ def test_last_trick_is_momentary_and_keeps_the_trick_in_progress(server: Server,
             if my_turn_mid_trick():
                 ready = True
                 break
-        did = step(page)
+        did = act_once(page)
         if did is None:
             page.wait_for_timeout(40)
         elif did == "play":
@@ -303,7 +270,7 @@ def test_phone_turn_line_speaks_of_tapping(server: Server, browser: Any) -> None
     end = time.monotonic() + 30
     turn = page.locator("#controls .hint-line", has_text="Your turn")
     while time.monotonic() < end and not turn.count():
-        if step(page) in (None, "continue"):
+        if act_once(page) in (None, "continue"):
             page.wait_for_timeout(40)
     text = turn.inner_text()
     assert "tap" in text and "click" not in text and "←" not in text
@@ -318,7 +285,7 @@ def test_blind_nil_exchange_in_words_with_a_confirmation(server: Server, browser
         end = time.monotonic() + 30
         did = None
         while time.monotonic() < end and did not in ("blind", "look"):
-            did = step(page, blind=True)
+            did = act_once(page, blind=True)
             if did is None:
                 page.wait_for_timeout(40)
         if did == "blind":
@@ -382,7 +349,7 @@ def test_a_hint_names_its_card_in_words(server: Server, browser: Any) -> None:
             page.wait_for_timeout(300)  # not the moment between our click and the server's answer
             if turn.count():
                 break
-        if step(page) in (None, "continue"):
+        if act_once(page) in (None, "continue"):
             page.wait_for_timeout(40)
     card = legal.first.get_attribute("data-card")
     assert card and routes
