@@ -136,7 +136,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.deals} random 13-card deals, seed {seed}, cold tables; ms per deal")
     for kind in kinds:
         r = result[kind]
-        line = f"{kind:<10} nodes {r['nodes']:>12,}   wall median {r['ms']['median']:8.2f} p90 {r['ms']['p90']:8.2f}"
+        line = f"{kind:<10} nodes {r['nodes']:>12,}"
+        line += f"   wall median {r['ms']['median']:8.2f} p90 {r['ms']['p90']:8.2f}"
         line += f"   cpu median {r['cpu_ms']['median']:8.2f} p90 {r['cpu_ms']['p90']:8.2f}"
         print(line + f"   digest {r['digest']}")
 
