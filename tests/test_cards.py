@@ -24,7 +24,9 @@ def test_canonical_text_and_input_forms() -> None:
         with pytest.raises(InvalidCard, match="unknown card"):
             parse_card(bad)
     with pytest.raises(SpadesError):
-        card_text(52)
+        card_text(54)
+    assert parse_card("bj") == 53 and parse_card("LJ") == 52 and card_text(53) == "BJ"
+    assert str(CardSet.parse("AS LJ 2C BJ")) == "BJ LJ AS 2C"  # jokers first, big before little
 
 
 @given(cards)
@@ -56,7 +58,7 @@ def test_parse_rejects_duplicates_and_bad_masks() -> None:
     with pytest.raises(InvalidCard, match="given twice"):
         CardSet.parse("AS as")
     with pytest.raises(InvalidCard):
-        CardSet(1 << 52)
+        CardSet(1 << 54)
     with pytest.raises(InvalidCard):
         CardSet([60])
     with pytest.raises(AttributeError):

@@ -251,11 +251,11 @@ def test_exchange_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
 
 def test_rules_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     for rules, parts in [
-        ({"preset": "standard", "jokers": True}, ["unknown rule option 'jokers'"]),
+        ({"preset": "standard", "wildcards": True}, ["unknown rule option 'wildcards'"]),
         ("canasta", ["unknown preset 'canasta'"]),
         ({"target": "500"}, ["target", "whole number"]),
         ({"blind_nil_exchange": 14}, ["blind_nil_exchange", "0..13"]),
-        ({"players": 3}, ["players", "4 or 2"]),
+        ({"players": 5}, ["players", "4, 2 or 3"]),
         ({"bags": "sometimes"}, ["bags", "'carry', 'reset' or 'off'"]),
         ({"set_penalty": None}, ["set_penalty"]),
         ({"min_bid": 2}, ["min_bid", "0 or 1"]),

@@ -11,7 +11,7 @@ import pytest
 import spades.state as state_module
 from spades import Game, IllegalAction, Play, Rules
 from spades._native import compiled_modules, is_compiled, stale_line
-from spades.state import _GAME_LONG, _SNAP_LISTS, _STATE_ATTRS
+from spades.state import _GAME_LONG, _RULE_TABLES, _SNAP_LISTS, _STATE_ATTRS
 
 
 def _attributes(game: Game) -> set[str]:
@@ -23,7 +23,7 @@ def _attributes(game: Game) -> set[str]:
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=2, teams=False, blind_nil=False)])
 def test_snapshots_name_every_attribute_of_a_game(rules: Rules) -> None:
     game = Game(rules, seed=3)
-    assert set(_STATE_ATTRS) | set(_GAME_LONG) == _attributes(game)
+    assert set(_STATE_ATTRS) | set(_GAME_LONG) | set(_RULE_TABLES) == _attributes(game)
     assert not set(_STATE_ATTRS) & set(_GAME_LONG)
     assert set(_SNAP_LISTS) <= set(_STATE_ATTRS)
 

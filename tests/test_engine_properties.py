@@ -22,6 +22,7 @@ from spades.rules import PRESETS
 from spades.scoring import SeatBid
 from spades.state import Phase
 
+RULES_MD_PRESETS = ["bicycle", "hoyle", "standard", "two_player"]
 CARD_RE = re.compile(r"^[2-9TJQKA][SHDC]$")
 
 
@@ -29,7 +30,7 @@ CARD_RE = re.compile(r"^[2-9TJQKA][SHDC]$")
 @st.composite
 def rule_sets(draw: st.DrawFn) -> Rules:
     """A preset plus random overrides, every value within rules.md's ranges."""
-    name = draw(st.sampled_from(sorted(PRESETS)))
+    name = draw(st.sampled_from(RULES_MD_PRESETS))
     base = PRESETS[name]
     players = base.players
     teams = base.teams if players == 2 else draw(st.booleans())
@@ -460,7 +461,7 @@ def test_random_games_follow_the_rules(rules: Rules, seed: int) -> None:
 
 
 @settings(max_examples=4, deadline=None)
-@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**32))
+@given(preset=st.sampled_from(RULES_MD_PRESETS), seed=st.integers(0, 2**32))
 def test_whole_games_to_the_end(preset: str, seed: int) -> None:
     rules = PRESETS[preset].replace(target=120)
     game = run_game(rules, seed, max_hands=60, undo_rate=0.0)

@@ -17,6 +17,7 @@ from spades import record
 from spades.bots.random import RandomBot
 from spades.driver import play_game
 from spades.errors import InvalidRecord, InvalidRules
+from spades.legal import deck_of
 from spades.rules import CHOICES, NULLABLE, PRESETS, RANGES, Rules, show
 from spades.scoring import SeatBid, score_hand
 from spades.state import Game
@@ -32,6 +33,14 @@ def test_presets_match_the_table() -> None:
                       set_penalty="minus", bags="reset", target=500, players=4, teams=True),
         "two_player": dict(min_bid=0, nil_bonus=100, blind_nil=False, set_penalty="minus", bags="carry",
                            target=500, players=2, teams=False),
+        # house-rules.md: the variants and their usual companions (lose_at -200 for the three
+        # bidding systems)
+        "suicide": dict(bidding="suicide", suicide_min=4, blind_nil=True, lose_at=-200, target=500,
+                        teams=True),
+        "whiz": dict(bidding="whiz", blind_nil=False, lose_at=-200, target=500, teams=True),
+        "mirror": dict(bidding="mirror", blind_nil=False, lose_at=-200, target=500, teams=True),
+        "jokers": dict(jokers="big_little", players=4, teams=True, bidding="free"),
+        "cutthroat3": dict(players=3, teams=False, min_bid=0, blind_nil=True, jokers=None),
     }  # fmt: skip
     assert set(PRESETS) == set(table)
     for name, values in table.items():
@@ -45,7 +54,8 @@ def test_presets_match_the_table() -> None:
             rules.blind_nil_behind,
             rules.lose_at,
         )
-        assert common == ("draw", 10, 100, None, None)
+        if name in ("standard", "bicycle", "hoyle", "two_player"):  # rules.md: "In every preset"
+            assert common == ("draw", 10, 100, None, None)
     assert Rules() == PRESETS["standard"] == Rules.from_spec(None) == Rules.from_spec("standard")
 
 
@@ -61,11 +71,12 @@ def test_overrides_and_record_form() -> None:
 @pytest.mark.parametrize(
     ("spec", "words"),
     [
-        ({"jokers": True}, "unknown rule option 'jokers'"),
+        ({"wildcards": True}, "unknown rule option 'wildcards'"),
         ("euchre", "unknown preset 'euchre'"),
         ({"preset": 4}, "preset must be a name"),
         (17, "rules must be a preset name or an object"),
-        ({"players": 3}, "players"),
+        ({"players": 5}, "players"),
+        ({"players": 3}, "teams"),
         ({"players": 2}, "teams"),
         ({"teams": "yes"}, "teams"),
         ({"target": 0}, "target"),
@@ -135,8 +146,13 @@ def in_range_rules(draw: st.DrawFn) -> Rules:
     """Any combination of in-range values on any preset (the combinations rules.md forbids,
     such as Blind Nil with two players, are left as the preset has them)."""
     spec: dict[str, Any] = {"preset": draw(st.sampled_from(sorted(PRESETS)))}
+    base = PRESETS[spec["preset"]]
     for name, (low, high) in RANGES.items():
-        if name != "lose_at":
+        if name == "team_min_bid" and not (base.teams and base.bidding == "free"):
+            continue  # a partnership minimum needs partnerships and free bidding
+        if name in NULLABLE and draw(st.booleans()):
+            spec[name] = None
+        elif name != "lose_at":
             spec[name] = draw(st.integers(low, high))
     spec["lose_at"] = draw(st.none() | st.integers(*allowed("lose_at", spec["target"])))
     if draw(st.booleans()):
@@ -215,7 +231,7 @@ def test_null_only_where_it_means_off(name: str) -> None:
 @pytest.mark.parametrize(
     ("name", "value"),
     [
-        ("players", 4.0), ("players", "4"), ("players", True), ("players", 3), ("players", 10**5000),
+        ("players", 4.0), ("players", "4"), ("players", True), ("players", 5), ("players", 10**5000),
         ("teams", 1), ("teams", "true"), ("teams", None),
         ("min_bid", True), ("min_bid", 0.0), ("min_bid", "0"), ("min_bid", -(10**4301)),
         ("blind_nil", 0), ("blind_nil", "false"),
@@ -314,8 +330,16 @@ def hand_swing(rules: Rules) -> int:
     """Most points one hand can add to or take from a side's total: a set contract of 26
     (two bids of 13), thirteen bags, two Blind Nils (or Nils) and thirteen bag penalties
     (``carry`` with a limit of 1 and 13 bags); the terms cannot all happen at once, so this
-    bounds the truth from above. At the widest ranges it is 30,273 points."""
-    return 10 * 26 + 13 + 2 * max(rules.nil_bonus, rules.blind_nil_bonus) + 13 * rules.bag_penalty
+    bounds the truth from above. At the widest ranges it is 30,273 points. (With three
+    players, 17 tricks; with ``big_bid``, 20 a trick.)"""
+    size = deck_of(rules).hand_size
+    per_trick = 10 if rules.big_bid is None else 20
+    return (
+        per_trick * 2 * size
+        + size
+        + 2 * max(rules.nil_bonus, rules.blind_nil_bonus)
+        + size * rules.bag_penalty
+    )
 
 
 def test_hand_swing_at_the_widest_ranges() -> None:
@@ -328,11 +352,12 @@ def test_hand_swing_at_the_widest_ranges() -> None:
 @given(in_range_rules(), st.data())
 def test_one_hand_moves_a_total_by_at_most_the_swing(rules: Rules, data: st.DataObject) -> None:
     n = rules.players
-    winners = data.draw(st.lists(st.integers(0, n - 1), min_size=13, max_size=13))
+    size = deck_of(rules).hand_size
+    winners = data.draw(st.lists(st.integers(0, n - 1), min_size=size, max_size=size))
     tricks = [winners.count(s) for s in range(n)]
     bids = []
     for _ in range(n):
-        number = data.draw(st.integers(rules.min_bid, 13))
+        number = data.draw(st.integers(rules.min_bid, size))
         bids.append(SeatBid(number, blind=number == 0 and rules.blind_nil and data.draw(st.booleans())))
     # Between hands a side's count is below the limit, except with bags "off" (no penalty).
     top = 10_000 if rules.bags == "off" else rules.bag_limit - 1

@@ -20,7 +20,25 @@ BLIND_NIL_CODE: Final = 118
 LOOK_CODE: Final = 119
 DRAW_KEEP_CODE: Final = 120
 DRAW_DISCARD_CODE: Final = 121
-NUM_ACTIONS: Final = 122
+JOKER_PLAY_BASE: Final = 122
+"""The house rules' extra actions come after the 122 of the 52-card game, so its codes never
+change: playing LJ, BJ (122, 123), passing them (124, 125), bidding 14..17 (126..129, three
+players)."""
+JOKER_PASS_BASE: Final = 124
+HIGH_BID_BASE: Final = 126
+NUM_ACTIONS: Final = 130
+
+
+def play_code(card: int) -> int:
+    return PLAY_BASE + card if card < 52 else JOKER_PLAY_BASE + card - 52
+
+
+def pass_code(card: int) -> int:
+    return PASS_BASE + card if card < 52 else JOKER_PASS_BASE + card - 52
+
+
+def bid_code(tricks: int) -> int:
+    return BID_BASE + tricks if tricks < 14 else HIGH_BID_BASE + tricks - 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +51,7 @@ class Play:
 
     @property
     def code(self) -> int:
-        return PLAY_BASE + self.card
+        return play_code(self.card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +77,7 @@ class Bid:
 
     @property
     def code(self) -> int:
-        return BLIND_NIL_CODE if self.blind else BID_BASE + self.tricks
+        return BLIND_NIL_CODE if self.blind else bid_code(self.tricks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +114,7 @@ class PassCard:
 
     @property
     def code(self) -> int:
-        return PASS_BASE + self.card
+        return pass_code(self.card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +149,13 @@ def decode(code: int) -> Play | Bid | Look | PassCard | Draw:
         return Bid(0, blind=True)
     if code == LOOK_CODE:
         return Look()
-    return Draw(code == DRAW_KEEP_CODE)
+    if code < JOKER_PLAY_BASE:
+        return Draw(code == DRAW_KEEP_CODE)
+    if code < JOKER_PASS_BASE:
+        return Play(52 + code - JOKER_PLAY_BASE)
+    if code < HIGH_BID_BASE:
+        return PassCard(52 + code - JOKER_PASS_BASE)
+    return Bid(14 + code - HIGH_BID_BASE)
 
 
 def parse_action(text: str) -> Action:
@@ -151,7 +175,7 @@ def parse_action(text: str) -> Action:
             return Bid(0)
         if arg == "blind_nil":
             return Bid(0, blind=True)
-        if arg.isdigit() and 0 <= int(arg) <= 13:
+        if arg.isdigit() and len(arg) <= 2 and 0 <= int(arg) <= 17:
             return Bid(int(arg))
         raise SpadesError(f"bad bid {args[0]!r} in action {text!r}")
     if verb == "play" and len(args) == 1:

@@ -1,9 +1,11 @@
-"""Cards as ints 0..51 and sets of cards as 52-bit masks.
+"""Cards as ints 0..53 and sets of cards as 54-bit masks.
 
 A card's int is ``suit * 13 + rank`` with ranks 0 (two) .. 12 (ace), so that within a suit a
 higher int is a higher card and a suit is one contiguous 13-bit field of a mask. Suits are
 numbered so that spades, the trump, is suit 0: the suit test for trumps is then a mask with the
-low 13 bits.
+low 13 bits. The two jokers of the ``jokers`` house rule are 52 (Little Joker, ``LJ``) and 53
+(Big Joker, ``BJ``), above every suit: a 52-card game never sets those bits. Which suit a card
+belongs to *in a game* (jokers and the jjdd 2D are spades) is a rule, kept in ``spades.legal``.
 """
 
 from __future__ import annotations
@@ -56,9 +58,15 @@ SUIT_SYMBOLS: Final = "♠♥♦♣"
 SUIT_MASKS: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 SPADE_MASK: Final = SUIT_MASKS[0]
 FULL_DECK: Final = (1 << 52) - 1
+"""The 52 cards of a standard deck."""
+LITTLE_JOKER: Final = 52
+BIG_JOKER: Final = 53
+ALL_CARDS: Final = (1 << 54) - 1
+"""Every card any rule set uses: the 52 and the two jokers."""
+JOKER_TEXT: Final = {LITTLE_JOKER: "LJ", BIG_JOKER: "BJ"}
 
 Card = int
-"""A card is a plain int 0..51 (hot data); use the helpers below for its parts and text."""
+"""A card is a plain int 0..53 (hot data); use the helpers below for its parts and text."""
 
 
 def make_card(rank: int, suit: int) -> Card:
@@ -74,15 +82,21 @@ def rank_of(card: Card) -> int:
 
 
 def card_text(card: Card) -> str:
-    """Canonical text, e.g. ``AS`` or ``TD``."""
-    if not 0 <= card < 52:
+    """Canonical text, e.g. ``AS``, ``TD``, or ``BJ``/``LJ`` for the jokers."""
+    if not 0 <= card < 54:
         raise InvalidCard(f"no card has number {card}")
+    if card >= 52:
+        return JOKER_TEXT[card]
     return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
 
 
 def parse_card(text: str) -> Card:
-    """Read ``AS``, ``as``, ``10h`` or ``Th``; raise ``InvalidCard`` naming the text otherwise."""
+    """Read ``AS``, ``as``, ``10h``, ``Th`` or ``BJ``; raise ``InvalidCard`` naming the text otherwise."""
     t = text.strip().upper()
+    if t == "BJ":
+        return BIG_JOKER
+    if t == "LJ":
+        return LITTLE_JOKER
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2 or t[0] not in RANK_LETTERS or t[1] not in SUIT_LETTERS:
@@ -99,10 +113,10 @@ def bits(mask: int) -> Iterator[int]:
 
 
 class CardSet:
-    """An immutable set of cards on a 52-bit mask; behaves like a ``frozenset[int]``.
+    """An immutable set of cards on a 54-bit mask; behaves like a ``frozenset[int]``.
 
-    Iteration and ``str`` use display order: spades, hearts, diamonds, clubs (the usual way a
-    Spades hand is sorted), each from high to low.
+    Iteration and ``str`` use display order: the jokers (big first), spades, hearts, diamonds,
+    clubs (the usual way a Spades hand is sorted), each from high to low.
     """
 
     __slots__ = ("mask",)
@@ -111,13 +125,13 @@ class CardSet:
 
     def __init__(self, cards: Iterable[Card] | int = 0) -> None:
         if isinstance(cards, int):
-            if not 0 <= cards <= FULL_DECK:
+            if not 0 <= cards <= ALL_CARDS:
                 raise InvalidCard(f"mask {cards:#x} is not a set of cards")
             object.__setattr__(self, "mask", cards)
             return
         m = 0
         for c in cards:
-            if not 0 <= c < 52:
+            if not 0 <= c < 54:
                 raise InvalidCard(f"no card has number {c}")
             m |= 1 << c
         object.__setattr__(self, "mask", m)
@@ -150,9 +164,13 @@ class CardSet:
         return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and 0 <= card < 52 and bool(self.mask >> card & 1)
+        return isinstance(card, int) and 0 <= card < 54 and bool(self.mask >> card & 1)
 
     def __iter__(self) -> Iterator[Card]:
+        if self.mask >> 52:
+            for joker in (BIG_JOKER, LITTLE_JOKER):
+                if self.mask >> joker & 1:
+                    yield joker
         for suit in range(4):
             field = (self.mask >> (13 * suit)) & 0x1FFF
             for rank in range(12, -1, -1):

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from spades.cards import CardSet, card_text, parse_card
 from spades.errors import SpadesError
+from spades.legal import NO_BID, deck_of
 from spades.rules import Rules
 from spades.scoring import HandScore, SeatBid
-from spades.state import NO_BID, Phase, Trick
+from spades.state import Phase, Trick
 
 if TYPE_CHECKING:
     from spades.state import Game
@@ -63,7 +64,7 @@ class Observation:
 
     @property
     def lead_suit(self) -> int | None:
-        return self.trick[0] // 13 if self.trick else None
+        return deck_of(self.rules).suit_of[self.trick[0]] if self.trick else None
 
     @property
     def my_turn(self) -> bool:

@@ -181,9 +181,9 @@ def _parse_bid(value: Any, where: str) -> Bid | None:
         return Bid(0)
     if value == "blind_nil":
         return Bid(0, blind=True)
-    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 13:
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 17:
         return Bid(value)
-    raise InvalidRecord(f"{where} bid {value!r}, which is not 0..13, nil or blind_nil")
+    raise InvalidRecord(f"{where} bid {value!r}, which is not 0..17, nil or blind_nil")
 
 
 def _replay_hand(game: Game, hand: Any, number: int, last: bool) -> None:
@@ -198,9 +198,12 @@ def _replay_hand(game: Game, hand: Any, number: int, last: bool) -> None:
     # A two-player record's last hand may stop during the draw: its deal is the cards kept so far.
     drawing = n == 2 and stock_text is not None and last and sum(m.bit_count() for m in masks) < 26
     seen = 0
+    size = game.deck.hand_size
     for s, m in enumerate(masks):
-        if m.bit_count() != 13 and not (drawing and m.bit_count() < 13):
-            raise InvalidRecord(f"hand {number}: {seat_name(s, n)} was dealt {m.bit_count()} cards, not 13")
+        if m.bit_count() != size and not (drawing and m.bit_count() < size):
+            raise InvalidRecord(
+                f"hand {number}: {seat_name(s, n)} was dealt {m.bit_count()} cards, not {size}"
+            )
         if seen & m:
             raise InvalidRecord(
                 f"hand {number}: card {card_text((seen & m).bit_length() - 1)} was dealt twice"
@@ -235,6 +238,7 @@ def _replay_hand(game: Game, hand: Any, number: int, last: bool) -> None:
             raise InvalidRecord(f"hand {number}: cards are played before the exchange ended")
         return
     plays = hand.get("play", [])
+    size = game.deck.hand_size
     if not isinstance(plays, list):
         raise InvalidRecord(f"hand {number}: play must be a list of cards")
     for i, text in enumerate(plays):
@@ -246,10 +250,10 @@ def _replay_hand(game: Game, hand: Any, number: int, last: bool) -> None:
         except InvalidCard as e:
             raise InvalidRecord(f"{where}: {e}") from None
         if game.phase is not Phase.PLAY:
-            raise InvalidRecord(f"{where}: more than {13 * n} cards played")
+            raise InvalidRecord(f"{where}: more than {size * n} cards played")
         game.play(card)
-    if len(plays) != 13 * n and not last:
-        raise InvalidRecord(f"hand {number}: {len(plays)} cards played, not {13 * n}")
+    if len(plays) != size * n and not last:
+        raise InvalidRecord(f"hand {number}: {len(plays)} cards played, not {size * n}")
 
 
 def _parse_stock(text: Any, number: int) -> list[int]:
@@ -292,6 +296,8 @@ def _replay_bids(game: Game, bids: Any, number: int, last: bool) -> None:
     bids = bids + [None] * (n - len(bids))
     parsed = [_parse_bid(b, f"hand {number}, bid: {seat_name(s, n)}") for s, b in enumerate(bids)]
     for k in range(n):
+        if game.phase is not Phase.BID:  # bids the engine made itself (mirror)
+            break
         seat = game.turn
         bid = parsed[seat]
         if bid is None:
@@ -308,6 +314,19 @@ def _replay_bids(game: Game, bids: Any, number: int, last: bool) -> None:
         if not bid.blind and not game.looked[seat]:
             game.look(seat)
         game.make_bid(bid)
+    _check_made_bids(game, parsed, number)
+
+
+def _check_made_bids(game: Game, parsed: list[Bid | None], number: int) -> None:
+    """``mirror``: the engine made the bids at the deal; the record's must be those."""
+    made = game.logs[-1].bids
+    for seat, bid in enumerate(parsed):
+        mine = made[seat]
+        if bid is not None and mine is not None and (bid.tricks, bid.blind) != (mine.tricks, mine.blind):
+            raise InvalidRecord(
+                f"hand {number}, bid: {seat_name(seat, game.n)} bid {bid.record_value} "
+                f"but holds {mine.tricks} spades, which is his bid (bidding mirror)"
+            )
 
 
 def _replay_exchange(game: Game, exchange: Any, number: int, last: bool) -> None:

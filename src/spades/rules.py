@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, Literal, TypeGuard
@@ -19,11 +19,18 @@ from spades.errors import InvalidRules
 SetPenalty = Literal["minus", "zero"]
 BagsMode = Literal["carry", "reset", "off"]
 FirstDealer = Literal["draw", "random"] | int
+Bidding = Literal["free", "suicide", "whiz", "mirror"]
+NilTricks = Literal["bags", "partner"]
+SpadesLead = Literal["broken", "any"]
+Jokers = Literal["big_little", "jjdd"] | None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
-    """Every option of the rules; the defaults are the ``standard`` preset."""
+    """Every option of the rules; the defaults are the ``standard`` preset.
+
+    The options after ``first_dealer`` are the house rules of ``docs/spec/house-rules.md``;
+    all are off by default, so the presets of ``rules.md`` do not change."""
 
     players: int = 4
     teams: bool = True
@@ -40,6 +47,13 @@ class Rules:
     bag_penalty: int = 100
     lose_at: int | None = None
     first_dealer: FirstDealer = "draw"
+    bidding: Bidding = "free"
+    suicide_min: int = 4
+    big_bid: int | None = None
+    team_min_bid: int = 0
+    nil_tricks: NilTricks = "bags"
+    spades_lead: SpadesLead = "broken"
+    jokers: Jokers = None
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -122,6 +136,9 @@ RANGES: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
         "bag_limit": (1, 100),
         "bag_penalty": (0, 2000),
         "lose_at": (-2000, 1999),
+        "suicide_min": (1, 13),
+        "big_bid": (10, 13),
+        "team_min_bid": (0, 13),
     }
 )
 """Inclusive range of every whole-number option: the one place these numbers live.
@@ -134,17 +151,21 @@ cannot make every game end whatever the players do: a side that is always set ne
 the target (``lose_at`` ends such games). ``lose_at`` must also be below ``target``.
 """
 
-NULLABLE: Final[frozenset[str]] = frozenset({"blind_nil_behind", "lose_at"})
+NULLABLE: Final[frozenset[str]] = frozenset({"blind_nil_behind", "lose_at", "big_bid"})
 """Options of ``RANGES`` that may also be null (off)."""
 
 CHOICES: Final[Mapping[str, tuple[object, ...]]] = MappingProxyType(
     {
-        "players": (4, 2),
+        "players": (4, 2, 3),
         "teams": (True, False),
         "min_bid": (0, 1),
         "blind_nil": (True, False),
         "set_penalty": ("minus", "zero"),
         "bags": ("carry", "reset", "off"),
+        "bidding": ("free", "suicide", "whiz", "mirror"),
+        "nil_tricks": ("bags", "partner"),
+        "spades_lead": ("broken", "any"),
+        "jokers": (None, "big_little", "jjdd"),
     }
 )
 """Options that take one of a few values; a value must equal one and be of its type, so
@@ -172,7 +193,7 @@ def _digits(n: int) -> str:
 
 
 def _show_int(value: int) -> str:
-    if value.bit_length() <= 100:  # up to 30 digits: printed as they are
+    if value.bit_length() <= 100 and abs(value) < 10**30:  # up to 30 digits: printed as they are
         return repr(value)
     sign = "a negative" if value < 0 else "a"
     return f"{sign} number of {_digits(value)} digits"
@@ -211,7 +232,9 @@ def show(value: object) -> str:
 
 
 def _spell(choice: object) -> str:
-    """A choice as the records and the web spell it: true/false, 'name', 4."""
+    """A choice as the records and the web spell it: true/false, null, 'name', 4."""
+    if choice is None:
+        return "null"
     if isinstance(choice, bool):
         return "true" if choice else "false"
     return repr(choice)
@@ -254,9 +277,30 @@ def _validate(r: Rules) -> None:
         raise bad("blind_nil", "Blind Nil needs min_bid 0")
     if r.blind_nil and r.players == 2:
         raise bad("blind_nil", "the two-player draw shows every player his cards")
+    _validate_house_rules(r, bad)
     fd = r.first_dealer
     if not ((isinstance(fd, str) and fd in ("draw", "random")) or (_is_int(fd) and 0 <= int(fd) < r.players)):
         raise bad("first_dealer", f"must be 'draw', 'random' or a seat 0..{r.players - 1}")
+
+
+def _validate_house_rules(r: Rules, bad: Callable[[str, str], InvalidRules]) -> None:
+    """Combinations of the house rules that make no sense; each message names both options."""
+    if r.jokers is not None and r.players != 4:
+        raise bad("jokers", f"jokers are for 4-player games (players = {r.players})")
+    system = r.bidding
+    if system == "suicide" and not r.teams:
+        raise bad("bidding", "suicide needs partnerships (teams = false)")
+    if system != "free" and r.min_bid != 0:
+        raise bad("bidding", f"{system} needs Nil bids (min_bid = {r.min_bid})")
+    if system in ("whiz", "mirror") and r.blind_nil:
+        raise bad("blind_nil", f"there is no Blind Nil with bidding {system}")
+    if r.team_min_bid:
+        if not r.teams:
+            raise bad("team_min_bid", "a partnership minimum needs partnerships (teams = false)")
+        if system != "free":
+            raise bad("team_min_bid", f"bidding {system} fixes the bids itself")
+    if r.nil_tricks == "partner" and not r.teams:
+        raise bad("nil_tricks", "a Nil bidder's tricks go to a partner only in partnerships (teams = false)")
 
 
 PRESETS: dict[str, Rules] = {
@@ -264,6 +308,13 @@ PRESETS: dict[str, Rules] = {
     "bicycle": Rules(teams=False, min_bid=1, blind_nil=False, set_penalty="zero"),
     "hoyle": Rules(blind_nil_exchange=0, bags="reset"),
     "two_player": Rules(players=2, teams=False, blind_nil=False),
+    # The house-rule presets players know (docs/spec/house-rules.md), with their usual
+    # companions (MSN, Trickster): a side at -200 loses.
+    "suicide": Rules(bidding="suicide", lose_at=-200),
+    "whiz": Rules(bidding="whiz", blind_nil=False, lose_at=-200),
+    "mirror": Rules(bidding="mirror", blind_nil=False, lose_at=-200),
+    "jokers": Rules(jokers="big_little"),
+    "cutthroat3": Rules(players=3, teams=False),
 }
 
 

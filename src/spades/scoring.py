@@ -56,8 +56,10 @@ def score_hand(
     bags_mode = rules.bags
     limit = rules.bag_limit
     teams = rules.teams
+    nil_to_partner = rules.nil_tricks == "partner"
+    big_bid = rules.big_bid
     for side in range(rules.sides):
-        contract = taken = pts = new_bags = 0
+        contract = taken = pts = new_bags = nil_taken = 0
         for s in (side, side + 2) if teams else (side,):
             bid = bids[s]
             took = tricks[s]
@@ -67,13 +69,20 @@ def score_hand(
             else:
                 bonus = rules.blind_nil_bonus if bid.blind else rules.nil_bonus
                 if took:
-                    pts += took - bonus
-                    new_bags += took
+                    pts -= bonus
+                    nil_taken += took
                 else:
                     pts += bonus
+        if nil_taken:
+            if nil_to_partner and contract > 0:  # house rule: toward the partner's contract
+                taken += nil_taken
+            else:  # rules.md: a failed Nil's tricks are bags (one point each)
+                pts += nil_taken
+                new_bags += nil_taken
         if contract > 0:
             if taken >= contract:
-                pts += 10 * contract + (taken - contract)
+                per_trick = 20 if big_bid is not None and contract >= big_bid else 10
+                pts += per_trick * contract + (taken - contract)
                 new_bags += taken - contract
             elif minus:
                 pts -= 10 * contract

@@ -1,7 +1,7 @@
 """The game state machine: a whole game of Spades, hand after hand.
 
 ``Game`` is the only place where the game is decided. Hot data are ints and bit masks (a
-hand is a 52-bit mask, a card an int), so the legal-move query is mask arithmetic; the public
+hand is a 54-bit mask, a card an int), so the legal-move query is mask arithmetic; the public
 face is the typed actions of ``spades.actions`` and the per-seat ``Observation``.
 
 Every action has three forms (pokerkit's triad): ``verify_x`` raises ``IllegalAction`` naming
@@ -25,7 +25,6 @@ from spades.actions import (
     DRAW_DISCARD_CODE,
     DRAW_KEEP_CODE,
     LOOK_CODE,
-    PASS_BASE,
     Action,
     Bid,
     Draw,
@@ -35,6 +34,9 @@ from spades.actions import (
     Play,
     decode,
 )
+from spades.actions import bid_code as _bid_code
+from spades.actions import pass_code as _pass_code
+from spades.actions import play_code as _play_code
 from spades.cards import (
     FULL_DECK,
     SPADE_MASK,
@@ -44,6 +46,16 @@ from spades.cards import (
     card_text,
 )
 from spades.errors import IllegalAction
+from spades.legal import (
+    NO_BID,
+    bid_refusal,
+    blind_nil_allowed,
+    blind_nil_by_score,
+    deck_of,
+    number_bids,
+    play_mask,
+    spade_count,
+)
 from spades.rules import Rules
 from spades.scoring import HandScore, SeatBid, game_winner, score_hand
 
@@ -84,8 +96,9 @@ if TYPE_CHECKING:
         RngIn: TypeAlias = random.Random | None
 
 SEAT_NAMES = ("North", "East", "South", "West")
+THREE_SEAT_NAMES = ("North", "East", "West")
+"""Three players sit at seats 0, 1, 2 clockwise, named as house-rules.md says."""
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-NO_BID = -1
 
 
 class Phase(Enum):
@@ -100,6 +113,8 @@ class Phase(Enum):
 def seat_name(seat: int, players: int = 4) -> str:
     if players == 4:
         return SEAT_NAMES[seat]
+    if players == 3:
+        return THREE_SEAT_NAMES[seat]
     return ("South", "North")[seat] if players == 2 else f"Seat {seat}"
 
 
@@ -144,9 +159,9 @@ class HandLog:
 
 Shuffler = Callable[[random.Random], list[int]]
 
-_PLAYS: Final = tuple(Play(c) for c in range(52))
-_BIDS: Final = tuple(Bid(t) for t in range(14))
-_SEAT_BIDS: Final = tuple(SeatBid(t) for t in range(14))
+_PLAYS: Final = tuple(Play(c) for c in range(54))
+_BIDS: Final = tuple(Bid(t) for t in range(18))
+_SEAT_BIDS: Final = tuple(SeatBid(t) for t in range(18))
 _BLIND_SEAT_BID: Final = SeatBid(0, True)
 _SUIT_CARDS: Final = tuple(
     tuple(tuple(s * 13 + r for r in range(13) if field >> r & 1) for field in range(1 << 13))
@@ -157,13 +172,27 @@ _S0: Final = _SUIT_CARDS[0]
 _S1: Final = _SUIT_CARDS[1]
 _S2: Final = _SUIT_CARDS[2]
 _S3: Final = _SUIT_CARDS[3]
-_BIT: Final = tuple(1 << c for c in range(52))
+_BIT: Final = tuple(1 << c for c in range(54))
 _NON_SPADES: Final = FULL_DECK & ~SPADE_MASK
 _TRICK_KEYS: Final = tuple(
     tuple(c + 100 if c < 13 else (c if c // 13 == lead else -1) for c in range(52)) for lead in range(4)
 )
-"""Per led suit, each card's strength in the trick: spades above the led suit, others -1."""
+"""Per led suit, each card's strength in the trick: spades above the led suit, others -1.
+The standard deck's ``legal.Deck.trick_keys`` (``tests/test_legal.py`` holds them equal)."""
 _GAME_LONG = ("history", "_undo_at", "_redeal", "logs", "scores")
+_RULE_TABLES: Final = (
+    "deck",
+    "_suit_of",
+    "_suit_masks",
+    "_non_spades",
+    "_keys",
+    "_hand_size",
+    "_lead_any",
+    "_free_bids",
+    "_max_bid",
+    "_standard",
+)
+"""Tables derived from the rules when the game starts (``legal.Deck``), never changed after."""
 """Containers that live the whole game; snapshots leave them out (see ``Game._state_refs``)."""
 _STATE_ATTRS: Final = (
     "rules",
@@ -217,7 +246,7 @@ _SNAP_LISTS: Final = (
     "seen_discards",
 )
 """The per-hand lists a pass or draw changes in place, so its snapshot copies them."""
-_NEXT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 4)}
+_NEXT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 3, 4)}
 _tuple_new: Final = tuple.__new__
 _EVENT: Final = Event
 _TRICK: Final = Trick
@@ -229,6 +258,7 @@ _EXCHANGE: Final = Phase.EXCHANGE
 _PLAY: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
 _DECK_RANGE: Final = range(52)
+_ALL_CARDS: Final = (1 << 54) - 1
 _COMPILED: Final = not __file__.endswith(".py")
 """True when this module runs compiled by mypyc (a few hot spots take a different, equal way)."""
 _unpack_keys: Final = struct.Struct("<52Q").unpack
@@ -254,6 +284,17 @@ def shuffled_deck(rng: random.Random) -> list[int]:
     else:
         keys = _unpack_keys(rng.randbytes(416))
     return sorted(_DECK_RANGE, key=keys.__getitem__)
+
+
+def shuffled_cards(rng: random.Random, cards: Sequence[int]) -> list[int]:
+    """The cards of any deck (``legal.Deck.cards``) shuffled the same way as ``shuffled_deck``;
+    for the 52 cards in order it is ``shuffled_deck`` (the same seed gives the same deal)."""
+    n = len(cards)
+    if n == 52 and cards[0] == 0 and cards[-1] == 51:
+        return shuffled_deck(rng)
+    keys = struct.unpack(f"<{n}Q", rng.randbytes(8 * n))
+    order = sorted(range(n), key=keys.__getitem__)
+    return [cards[i] for i in order]
 
 
 def _deal_masks(deck: list[int]) -> list[int]:
@@ -290,6 +331,16 @@ class Game:
     ) -> None:
         self.rules = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
         self.n = self.rules.players
+        deck = self.deck = deck_of(self.rules)
+        self._suit_of = deck.suit_of
+        self._suit_masks = deck.suit_masks
+        self._non_spades = deck.non_spades
+        self._keys = deck.trick_keys
+        self._hand_size = deck.hand_size
+        self._lead_any = self.rules.spades_lead == "any"
+        self._free_bids = self.rules.bidding == "free" and self.rules.team_min_bid == 0
+        self._max_bid = deck.max_bid
+        self._standard = deck.standard and not self._lead_any
         self.rng = rng or random.Random(seed)
         self.auto_deal = auto_deal
         sides = self.rules.sides
@@ -375,11 +426,15 @@ class Game:
                 else:
                     hands = cards
             else:
-                deck = shuffled_deck(self.rng)
+                deck = shuffled_cards(self.rng, self.deck.cards)
                 if n == 2:
                     stock = deck
                 else:
-                    hands = _deal_masks(deck)
+                    hands = (
+                        _deal_masks(deck)
+                        if n == 4
+                        else [sum(map(_BIT.__getitem__, deck[k::n])) for k in range(n)]
+                    )
                     hands = hands[-first:] + hands[:-first] if first else hands
         elif stock is not None:
             if n != 2:
@@ -429,32 +484,35 @@ class Game:
         for seat, h in enumerate(masks):
             if isinstance(h, CardSet):
                 h = masks[seat] = h.mask
-            if not isinstance(h, int) or isinstance(h, bool) or not 0 <= h <= FULL_DECK:
+            if not isinstance(h, int) or isinstance(h, bool) or not 0 <= h <= _ALL_CARDS:
                 raise IllegalAction(f"{seat_name(seat, self.n)}'s hand {h!r} is not a card mask")
-            if h.bit_count() != 13:
-                raise IllegalAction(f"{seat_name(seat, self.n)} was dealt {h.bit_count()} cards, not 13")
+            size = self._hand_size
+            if h.bit_count() != size:
+                raise IllegalAction(f"{seat_name(seat, self.n)} was dealt {h.bit_count()} cards, not {size}")
+            foreign = h & ~self.deck.mask
+            if foreign:
+                raise IllegalAction(f"card {card_text(foreign.bit_length() - 1)} is not in this game's deck")
             if seen & h:
                 dup = card_text((seen & h).bit_length() - 1)
                 raise IllegalAction(f"card {dup} was dealt twice")
             seen |= h
-        if self.n == 4 and seen != FULL_DECK:
-            raise IllegalAction("the deal does not hold all 52 cards")
+        if self.n != 2 and seen != self.deck.mask:
+            raise IllegalAction(f"the deal does not hold all {self.deck.mask.bit_count()} cards")
         return masks
 
     def _start_bidding(self) -> None:
         self.phase = _BID
         self.turn = (self.dealer + 1) % self.n
         if self.rules.blind_nil:
-            self.looked = [not self._blind_nil_possible(seat) for seat in range(self.n)]
+            self.looked = [not blind_nil_by_score(self.rules, seat, self.totals) for seat in range(self.n)]
+        if self.rules.bidding == "mirror":  # the engine bids for everyone, in bidding order
+            for _ in range(self.n):
+                self.make_bid(_BIDS[spade_count(self.deck, self.hands[self.turn])])
+                at = len(self.history) - 1
+                self._undo_at[at] = (*self._undo_at[at], "auto")  # undone with what caused it
 
     def _blind_nil_possible(self, seat: int) -> bool:
-        r = self.rules
-        if not r.blind_nil:
-            return False
-        if r.blind_nil_behind is None:
-            return True
-        side = r.side_of(seat)
-        return max(self.totals) - self.totals[side] >= r.blind_nil_behind
+        return blind_nil_allowed(self.rules, seat, self.bid, self.totals)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -471,13 +529,9 @@ class Game:
         """The cards the seat to move may play, as a mask (0 outside the play phase)."""
         if self.phase is not _PLAY:
             return 0
-        h = self.hands[self.turn]
-        if self.trick:
-            follow = h & SUIT_MASKS[self.lead_suit]
-            return follow or h
-        if self.spades_broken:
-            return h
-        return (h & ~SPADE_MASK) or h
+        return play_mask(
+            self.deck, self.hands[self.turn], self.lead_suit, self.spades_broken or self._lead_any
+        )
 
     def legal_cards(self) -> CardSet:
         return CardSet(self.legal_play_mask())
@@ -491,7 +545,7 @@ class Game:
             if self._blind_nil_possible(seat):
                 out.append(Bid(0, blind=True))
             return out
-        out.extend(Bid(t) for t in range(self.rules.min_bid, 14))
+        out.extend(_BIDS[t] for t in number_bids(self.rules, self.deck, seat, self.bid, self.hands[seat]))
         return out
 
     def legal_actions(self, seat: SeatIn = None) -> list[Action]:
@@ -523,7 +577,9 @@ class Game:
         """Dense codes of the legal actions of the seat to move (``spades.actions``)."""
         if self.phase is _PLAY:
             h = self.hands[self.turn]
-            if self.trick:
+            if not self._standard:
+                return [_play_code(c) for c in bits(self.legal_play_mask())]
+            if self.trick:  # ``legal.play_mask`` for the standard deck, on 13-bit suit fields
                 lead = self.lead_suit
                 follow = (h >> (13 * lead)) & 0x1FFF
                 if follow:
@@ -548,9 +604,11 @@ class Game:
         if phase is _BID:
             if not self.looked[seat]:
                 return [LOOK_CODE, BLIND_NIL_CODE] if self._blind_nil_possible(seat) else [LOOK_CODE]
-            return list(range(BID_BASE + self.rules.min_bid, BID_BASE + 14))
+            return [
+                _bid_code(t) for t in number_bids(self.rules, self.deck, seat, self.bid, self.hands[seat])
+            ]
         if phase is _EXCHANGE:
-            return [PASS_BASE + c for c in bits(self.hands[seat] & ~self.pending_pass)]
+            return [_pass_code(c) for c in bits(self.hands[seat] & ~self.pending_pass)]
         if phase is _DRAW:
             return [DRAW_KEEP_CODE, DRAW_DISCARD_CODE]
         return []
@@ -563,7 +621,7 @@ class Game:
         if type(code) is not int:  # also refuses bools and int subclasses
             return self.apply(decode(code))
         c: int = code  # a machine int from here on in the compiled module
-        if 0 <= c < 52 and self.phase is _PLAY:
+        if 0 <= c < 52 and self.phase is _PLAY and self._standard:
             turn = self.turn
             hands = self.hands
             h = hands[turn]
@@ -597,7 +655,7 @@ class Game:
                 self.history.append(ev)
                 return ev
             return self.play(c)
-        if BID_BASE <= c < BLIND_NIL_CODE:
+        if BID_BASE <= c < BLIND_NIL_CODE and self._free_bids:
             return self.make_bid(_BIDS[c - BID_BASE])
         return self.apply(decode(c))
 
@@ -697,20 +755,27 @@ class Game:
                 raise IllegalAction(f"{where}: {who} bid blind_nil with tricks {raw.tricks}")
             if not r.blind_nil:
                 raise IllegalAction(f"{where}: {who} bid blind_nil but Blind Nil is not allowed (blind_nil)")
-            if not self._blind_nil_possible(seat):
+            if not blind_nil_by_score(r, seat, self.totals):
                 raise IllegalAction(
                     f"{where}: {who} bid blind_nil but his side is not "
                     f"{r.blind_nil_behind} points behind (blind_nil_behind)"
                 )
+            if not self._blind_nil_possible(seat):
+                why = bid_refusal(r, self.deck, seat, self.bid, self.hands[seat], 0)
+                raise IllegalAction(f"{where}: {who} bid blind_nil but {why}")
             if self.looked[seat]:
                 raise IllegalAction(f"{where}: {who} bid blind_nil after looking at his cards")
             return
-        if not isinstance(raw.tricks, int) or isinstance(raw.tricks, bool) or not 0 <= raw.tricks <= 13:
-            raise IllegalAction(f"{where}: {who} bid {raw.tricks!r}, outside 0..13")
+        top = self._max_bid
+        if not isinstance(raw.tricks, int) or isinstance(raw.tricks, bool) or not 0 <= raw.tricks <= top:
+            raise IllegalAction(f"{where}: {who} bid {raw.tricks!r}, outside 0..{top}")
         if raw.tricks < r.min_bid:
             raise IllegalAction(f"{where}: {who} bid nil but the lowest bid is {r.min_bid} (min_bid)")
         if not self.looked[seat]:
             raise IllegalAction(f"{where}: {who} must look at his cards before bidding {raw.record_value}")
+        why = bid_refusal(r, self.deck, seat, self.bid, self.hands[seat], raw.tricks)
+        if why:
+            raise IllegalAction(f"{where}: {who} bid {raw.record_value} but {why}")
 
     def can_bid(self, bid: BidIn, seat: SeatIn = None) -> bool:
         try:
@@ -721,7 +786,7 @@ class Game:
 
     def make_bid(self, bid: BidOrIntIn, seat: SeatIn = None) -> Event:
         """Bid; an int is a number bid (0 = Nil)."""
-        if bid.__class__ is int and 0 <= bid <= 13:
+        if bid.__class__ is int and 0 <= bid <= self._max_bid:
             bid = _BIDS[bid]
         turn = self.turn
         looked = self.looked
@@ -732,8 +797,9 @@ class Game:
             or _class_of(raw) is not Bid  # not narrowing ``raw``: its fields stay unchecked
             or raw.blind
             or raw.tricks.__class__ is not int
-            or not self.rules.min_bid <= raw.tricks <= 13
+            or not self.rules.min_bid <= raw.tricks <= self._max_bid
             or not looked[turn]
+            or not self._free_bids
         ):
             # The rare and the refused: the full check explains a refusal, or passes a Blind Nil.
             bid = self._coerce_bid(bid, seat)
@@ -833,10 +899,10 @@ class Game:
         if (
             not isinstance(card, int)
             or isinstance(card, bool)
-            or not 0 <= card < 52
+            or not 0 <= card < 54
             or not self.hands[seat] >> card & 1
         ):
-            text = card_text(card) if isinstance(card, int) and 0 <= card < 52 else repr(card)
+            text = card_text(card) if isinstance(card, int) and 0 <= card < 54 else repr(card)
             raise IllegalAction(f"hand {self.hand_number}, exchange: {self._name(seat)} does not hold {text}")
         if self.pending_pass >> card & 1:
             raise IllegalAction(
@@ -884,10 +950,11 @@ class Game:
             self.hands[seat] |= 1 << nxt
         self.stock_pos += 2
         self.turn = 1 - seat
+        ev = self._record(seat, Draw(keep), ("snap", snap))
         if self.stock_pos == 52:
             self.logs[-1].dealt = list(self.hands)
-            self._start_bidding()
-        return self._record(seat, Draw(keep), ("snap", snap))
+            self._start_bidding()  # after the draw's event: a mirror hand's bids follow it
+        return ev
 
     @property
     def stock_top(self) -> int | None:
@@ -899,28 +966,24 @@ class Game:
         seat = self._check_turn(seat, _PLAY, "play")
         where = f"hand {self.hand_number}, trick {len(self.tricks) + 1}"
         who = self._name(seat)
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 54:
             raise IllegalAction(f"{where}: {who} played {card!r}, which is not a card")
         h = self.hands[seat]
         text = card_text(card)
         if not h >> card & 1:
             raise IllegalAction(f"{where}: {who} played {text} but does not hold it")
-        suit = card // 13
-        if self.trick:
-            lead = self.lead_suit
-            if suit != lead and h & SUIT_MASKS[lead]:
-                raise IllegalAction(
-                    f"{where}: {who} played {text} but holds {SUIT_NAMES[lead]} and must follow suit"
-                )
-        elif suit == 0 and not self.spades_broken and h & ~SPADE_MASK:
+        if self.legal_play_mask() >> card & 1:
+            return
+        if self.trick:  # the one definition refused it: say which of its two rules
             raise IllegalAction(
-                f"{where}: {who} led {text} but spades are not broken and he holds other suits"
+                f"{where}: {who} played {text} but holds {SUIT_NAMES[self.lead_suit]} and must follow suit"
             )
+        raise IllegalAction(f"{where}: {who} led {text} but spades are not broken and he holds other suits")
 
     def can_play(self, card: IntIn, seat: SeatIn = None) -> bool:
         if self.phase is not _PLAY or (seat is not None and seat != self.turn):
             return False
-        if not isinstance(card, int) or not 0 <= card < 52:
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 54:
             return False
         return bool(self.legal_play_mask() >> card & 1)
 
@@ -933,27 +996,28 @@ class Game:
             self.phase is not _PLAY
             or (seat is not None and seat != turn)
             or card.__class__ is not int
-            or not 0 <= card < 52
+            or not 0 <= card < 54
         ):
             self.verify_play(card, seat)
             card = int(card)  # an int subclass that passed the check
+        # ``legal.play_mask`` inlined (tests/test_legal.py holds the two equal).
         h = self.hands[turn]
         bit = _BIT[card]
         if not h & bit:
             self.verify_play(card, seat)
-        suit = card // 13
+        suit = self._suit_of[card]
         trick = self.trick
         if trick:
             lead = self.lead_suit
             if suit != lead:
-                if h & SUIT_MASKS[lead]:
+                if h & self._suit_masks[lead]:
                     self.verify_play(card, seat)
                 if suit == 0 and not self.spades_broken:
                     self.spades_broken = True
                     self._broken_at = len(self.history)
         else:
             if suit == 0 and not self.spades_broken:
-                if h & _NON_SPADES:
+                if h & self._non_spades and not self._lead_any:
                     self.verify_play(card, seat)
                 self.spades_broken = True
                 self._broken_at = len(self.history)
@@ -972,9 +1036,10 @@ class Game:
     def _finish_trick(self, seat: int, card: int) -> Event:
         trick = self.trick
         leader = self.trick_leader
-        k = _TRICK_KEYS[self.lead_suit]
+        k = self._keys[self.lead_suit]
         # The strongest card's place, by hand-unrolled comparisons (four times faster than
-        # max(key=...)); keys are distinct except -1, and the lead's key is at least 0.
+        # max(key=...)); keys are distinct except -1, and the lead's key is at least 0. The
+        # same answer as ``legal.trick_winner`` (tests/test_legal.py).
         if self.n == 4:
             a, b, c, d = trick
             ka, kb, kc, kd = k[a], k[b], k[c], k[d]
@@ -983,8 +1048,13 @@ class Game:
             else:
                 best = (1 if kb > kd else 3) if kb > kc else (2 if kc > kd else 3)
             winner = (leader + best) % 4
-        else:
+        elif self.n == 2:
             winner = leader if k[trick[0]] > k[trick[1]] else 1 - leader
+        else:
+            a, b, c = trick
+            ka, kb, kc = k[a], k[b], k[c]
+            best = (0 if ka > kc else 2) if ka > kb else (1 if kb > kc else 2)
+            winner = (leader + best) % 3
         tricks = self.tricks
         tricks.append(_tuple_new(_TRICK, (leader, tuple(trick), winner)))
         self.tricks_won[winner] += 1
@@ -993,7 +1063,7 @@ class Game:
         self.turn = self.trick_leader = winner
         ev: Event = _tuple_new(_EVENT, (seat, _PLAYS[card], self.hand_number, winner))
         history = self.history
-        if len(tricks) == 13:
+        if len(tricks) == self._hand_size:
             # The hand ends: keep the state as it is now (shallow: from here on the per-hand
             # lists are replaced, never changed in place) to undo the scoring and next deal.
             self._undo_at[len(history)] = ("hand_end", self._state_refs(), len(self.logs), len(self.scores))
@@ -1059,8 +1129,21 @@ class Game:
     def undo(self) -> Event:
         """Take back the last action (across hand boundaries too) and return its event."""
         history = self.history
-        if not history:
+        auto = 0  # the engine's own bids (mirror) at the end go back with the action before
+        while auto < len(history) and self._is_auto(len(history) - 1 - auto):
+            auto += 1
+        if auto == len(history):
             raise IllegalAction("there is nothing to undo")
+        for _ in range(auto):
+            self._undo_last()
+        return self._undo_last()
+
+    def _is_auto(self, index: int) -> bool:
+        info = self._undo_at.get(index)
+        return info is not None and info[-1] == "auto"
+
+    def _undo_last(self) -> Event:
+        history = self.history
         ev = history.pop()
         index = len(history)
         info = self._undo_at.pop(index, None)
@@ -1077,7 +1160,7 @@ class Game:
                 self._set_state(state)
                 # ... and the hand's last play is taken back below.
             elif kind == "bid":
-                _, seat, looked, leader = info
+                seat, looked, leader = info[1], info[2], info[3]
                 self.bid[seat] = NO_BID
                 self.blind[seat] = False
                 self.looked[seat] = looked
@@ -1103,7 +1186,7 @@ class Game:
             self.tricks_won[last.winner] -= 1
             self.trick = list(last.cards[:-1])
             self.trick_leader = last.leader
-            self.lead_suit = last.cards[0] // 13
+            self.lead_suit = self._suit_of[last.cards[0]]
         else:
             self.trick.pop()
             if not self.trick:
