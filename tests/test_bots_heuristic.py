@@ -94,7 +94,7 @@ def test_ducks_when_contract_is_made_and_bags_loom() -> None:
         ["AD", "2D", "3D", "4D", "AC", "2C", "3C", "4C", "5D", "9D"],
         first_dealer=3,
     )
-    game.bags = [8, 0]
+    game.set_scores(game.totals, bags=[8, 0])
     card = choice(game)
     assert card_text(card)[1] == "D" and card < parse_card("9D"), card_text(card)
     assert game.hand_of(2).mask >> parse_card("KD") & 1
@@ -188,7 +188,7 @@ def test_looks_unless_far_behind_then_blind_nil() -> None:
     d = decide(game, HeuristicBot(seed=0), 0)
     assert isinstance(d.action, Look)
     game2 = Game(Rules(), first_dealer=3, seed=1)
-    game2.totals = [-50, 300]
+    game2.set_scores([-50, 300])
     obs = game2.observation(0)
     d2 = HeuristicBot(seed=0).decide(obs, game2.legal_actions(0))
     assert isinstance(d2.action, Bid) and d2.action.blind
@@ -197,7 +197,7 @@ def test_looks_unless_far_behind_then_blind_nil() -> None:
 
 def test_exchange_partner_passes_low_and_blind_nil_bidder_passes_back_high() -> None:
     game = Game(Rules(), first_dealer=3, seed=5)
-    game.totals = [-100, 300]  # North's side far behind: North bids Blind Nil
+    game.set_scores([-100, 300])  # North's side far behind: North bids Blind Nil
     bots = [HeuristicBot(seed=s) for s in range(4)]
     while game.phase.value == "bid":
         seat = game.turn
@@ -238,7 +238,7 @@ def test_blind_nil_depends_on_the_exchange() -> None:
     """120 behind: worth a Blind Nil with a 3-card exchange, not without one (hoyle)."""
     for rules, blind in ((Rules(), True), (Rules(blind_nil_exchange=0, bags="reset"), False)):
         game = Game(rules, first_dealer=3, seed=2)
-        game.totals = [80, 200]
+        game.set_scores([80, 200])
         d = HeuristicBot(seed=0).decide(game.observation(0), game.legal_actions(0))
         assert isinstance(d.action, Bid if blind else Look), rules
 

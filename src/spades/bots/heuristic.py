@@ -9,14 +9,24 @@ use it as a rollout or fallback policy. Each ``Decision`` carries a one-line
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
 from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.bots.base import Bot, Decision
-from spades.bots.knowledge import Knowledge, beats, cards_of, suit_length
+from spades.bots.knowledge import (
+    STANDARD_TABLES,
+    CardTables,
+    Knowledge,
+    beats,
+    cards_of,
+    suit_length,
+    tables_of,
+)
 from spades.bots.settings import Setting
-from spades.cards import SPADE_MASK, CardSet, card_text
+from spades.cards import CardSet, card_text
+from spades.legal import STANDARD, Deck, deck_of
 from spades.observation import Observation
 
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
@@ -24,25 +34,30 @@ ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 
 
 # ---------------------------------------------------------------------- hand evaluation
-def evaluate(hand: int, players: int = 4) -> tuple[float, list[str]]:
-    """Expected tricks of a hand in a four-seat game, and the phrases that justify it."""
-    spades = cards_of(hand, 0)
+def evaluate(hand: int, players: int = 4, deck: Deck = STANDARD) -> tuple[float, list[str]]:
+    """Expected tricks of a hand, and the phrases that justify it. Honours are counted from
+    the top of their suit (with jokers the Big Joker is the "ace" of trumps), and three-player
+    hands of 17 cards are scaled to their 17 tricks of three cards."""
+    t = tables_of(deck)
+    level = t.level
+    spades = cards_of(hand, 0, deck)
     n_sp = len(spades)
-    ranks = {c % 13 for c in spades}
+    top = {level[c]: c for c in spades}
+    ranks = set(top)
     est = 0.0
     honours: list[str] = []
     if ACE in ranks:
         est += 1
-        honours.append("AS")
+        honours.append(card_text(top[ACE]))
     if KING in ranks:
         est += 1 if n_sp >= 2 else 0.4
-        honours.append("KS")
+        honours.append(card_text(top[KING]))
     if QUEEN in ranks:
         est += 1 if n_sp >= 3 else (0.5 if n_sp == 2 and (ACE in ranks or KING in ranks) else 0.2)
-        honours.append("QS")
+        honours.append(card_text(top[QUEEN]))
     if JACK in ranks and n_sp >= 4:
         est += 0.5
-        honours.append("JS")
+        honours.append(card_text(top[JACK]))
     length = max(0, n_sp - 3)
     est += length
     words = []
@@ -55,9 +70,9 @@ def evaluate(hand: int, players: int = 4) -> tuple[float, list[str]]:
     aces, kings = [], []
     shorts: list[tuple[int, int]] = []
     for suit in (1, 2, 3):
-        cs = cards_of(hand, suit)
+        cs = cards_of(hand, suit, deck)
         n = len(cs)
-        rs = {c % 13 for c in cs}
+        rs = {level[c] for c in cs}
         if ACE in rs:
             est += 1 if n <= 6 else 0.5
             aces.append(SUIT_WORDS[suit])
@@ -103,17 +118,24 @@ def evaluate(hand: int, players: int = 4) -> tuple[float, list[str]]:
     # Calibrated on heuristic self-play (tricks regressed on the raw count): honours are
     # worth a little less than their face, and small cards win a few tricks of their own.
     # With two hands sharing 13 tricks every card counts for more than at a four-seat table.
-    scale, base = (0.8, 2.3) if players == 2 else (0.82, 0.6)
+    scale, base = SCALES.get(players, SCALES[4])
     est = scale * est + base
     return est, words
 
 
-def nil_danger(hand: int) -> float:
+SCALES = {2: (0.8, 2.3), 3: (0.85, 1.3), 4: (0.82, 0.6)}
+"""(scale, base) of ``evaluate``'s raw count per number of players. Three players: each of
+17 tricks has three cards, so a hand takes 17/3 on average against 13/4 at a four-seat table
+(fitted on heuristic self-play at ``cutthroat3``, like the others)."""
+
+
+def nil_danger(hand: int, deck: Deck = STANDARD) -> float:
     """How likely a Nil with this hand is to fail, on a rough scale (0 safe, 2+ risky)."""
-    spades = cards_of(hand, 0)
+    level = tables_of(deck).level
+    spades = cards_of(hand, 0, deck)
     danger = 0.0
     for c in spades:
-        r = c % 13
+        r = level[c]
         if r >= KING:
             danger += 10
         elif r == QUEEN:
@@ -125,12 +147,26 @@ def nil_danger(hand: int) -> float:
     if len(spades) >= 4:
         danger += 3 * (len(spades) - 3)
     for suit in (1, 2, 3):
-        for i, c in enumerate(cards_of(hand, suit)):
-            r = c % 13
+        for i, c in enumerate(cards_of(hand, suit, deck)):
+            r = level[c]
             danger += max(0, r - (5 + 3 * i)) * 0.5
             if r == ACE:
                 danger += 1
     return danger
+
+
+BID_SPREAD = 1.6
+"""Spread (tricks) of what a hand takes around ``evaluate``'s estimate."""
+
+
+def _normal_cdf(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def nil_survival(excess: float) -> float:
+    """Rough chance a Nil comes through, from the ``nil_danger`` above the bot's limit: about
+    80% at the limit, falling off as the danger grows (a king of spades is nearly hopeless)."""
+    return max(0.02, min(0.95, 0.8 * math.exp(-max(0.0, excess) / 2.5) + 0.15 * (excess < 0)))
 
 
 def hand_text(cards: list[int]) -> str:
@@ -216,8 +252,12 @@ class HeuristicBot(Bot):
             return Decision(Look(), "look at my cards before bidding")
         assert obs.hand is not None
         numbers = {a.tricks: a for a in legal if isinstance(a, Bid) and not a.blind}
+        if len(numbers) == 1:
+            (only,) = numbers.values()
+            return Decision(only, f"bid {'nil' if only.tricks == 0 else only.tricks}: the only bid allowed")
+        deck = deck_of(rules)
         hand = obs.hand.mask
-        est, words = evaluate(hand, obs.players)
+        est, words = evaluate(hand, obs.players, deck)
         # Shaded down: in self-play a set costs more than the bags it saves (a 0.3 shade:
         # set rate 21% -> 11%, +4 points per hand over 200 duplicate games). Two-player hands
         # vary more, and a shade of 1.3 there won 65% of 300 games against 0.3.
@@ -227,10 +267,12 @@ class HeuristicBot(Bot):
         pbid = obs.bids[partner] if partner is not None else None
         partner_nil = pbid in ("nil", "blind_nil")
         notes: list[str] = []
+        danger = nil_danger(hand, deck)
+        if rules.bidding != "free":
+            return self._bid_fixed(obs, numbers, est, danger, words)
 
         # Nil: a safe hand, a partner who can cover it, a score that does not forbid it.
         if 0 in numbers and self.allow_nil and not partner_nil:
-            danger = nil_danger(hand)
             limit = self.nil_limit
             if isinstance(pbid, int):
                 limit += 0.5 if pbid >= 4 else (-0.5 if pbid <= 2 else 0.0)
@@ -245,6 +287,7 @@ class HeuristicBot(Bot):
                     why += f"; partner bid {pbid} and can cover"
                 return Decision(numbers[0], why)
 
+        tricks = deck.hand_size
         bid = int(est + 0.5)
         # The score: near the bag limit bid up to the tricks; near the target bid safe.
         if rules.bags != "off" and bags >= rules.bag_limit - 3:
@@ -257,18 +300,52 @@ class HeuristicBot(Bot):
             bid = int(est + 0.9)
             notes.append("they are near the target, so I stretch")
         others = sum(b for b in (self._number(v) for v in obs.bids) if b is not None)
-        if others + bid > 14 and bid > 1:
+        if others + bid > tricks + 1 and bid > 1:
             # Someone is overbidding; shade by a trick at most (a wild bidder takes no more).
-            bid = max(bid - 1, 14 - others)
+            bid = max(bid - 1, tricks + 1 - others)
             notes.append(f"{others} tricks already bid")
         if partner_nil:
             bid = max(bid, int(est + 0.7))
             notes.append(f"partner bid {'Blind Nil' if pbid == 'blind_nil' else 'nil'} so I will cover")
-        bid = min(max(bid, 1), 13)
-        while bid not in numbers:
-            bid += 1 if bid < min(numbers) else -1
+        bid = min(max(bid, 1), tricks)
+        if bid not in numbers:
+            # The rules narrow the bids (min_bid, team_min_bid): the nearest allowed number.
+            allowed = [b for b in numbers if b > 0] or list(numbers)
+            near = min(allowed, key=lambda b: (abs(b - bid), b))
+            if near != bid:
+                notes.append(f"{bid} is not allowed here")
+            bid = near
         reason = "; ".join(([", ".join(words)] if words else ["no sure tricks"]) + notes)
-        return Decision(numbers[bid], f"bid {bid}: {reason}")
+        shown = "nil" if bid == 0 else str(bid)
+        return Decision(numbers[bid], f"bid {shown}: {reason}")
+
+    def _bid_fixed(
+        self, obs: Observation, numbers: dict[int, Bid], est: float, danger: float, words: list[str]
+    ) -> Decision:
+        """``suicide`` and ``whiz`` offer Nil or a few fixed numbers: take the choice with the
+        best expected score, from the trick estimate (spread ``BID_SPREAD``) and the Nil danger."""
+        rules = obs.rules
+        values: dict[int, float] = {}
+        for b in numbers:
+            if b == 0:
+                if not self.allow_nil and len(numbers) > 1:
+                    continue
+                clean = nil_survival(danger - self.nil_limit)
+                values[b] = rules.nil_bonus * (2 * clean - 1)
+            else:
+                made = _normal_cdf((est + 0.5 - b) / BID_SPREAD)
+                loss = 10 * b if rules.set_penalty == "minus" else 0
+                per = 20 if rules.big_bid is not None and b >= rules.big_bid else 10
+                values[b] = made * per * b - (1 - made) * loss
+        best = max(values, key=lambda b: (values[b], -b))
+        why = ", ".join(words) if words else "no sure tricks"
+        shown = "nil" if best == 0 else str(best)
+        options = " or ".join("nil" if b == 0 else str(b) for b in sorted(numbers))
+        return Decision(
+            numbers[best],
+            f"bid {shown}: worth {values[best]:+.0f} points by my count "
+            f"({why}; bidding {rules.bidding}: {options})",
+        )
 
     @staticmethod
     def _number(view: object) -> int | None:
@@ -286,17 +363,19 @@ class HeuristicBot(Bot):
         chosen = obs.pass_chosen.mask if obs.pass_chosen is not None else 0
         avail = [a.card for a in legal if isinstance(a, PassCard)]
         i_bid_blind = obs.bids[obs.seat] == "blind_nil"
+        deck = deck_of(obs.rules)
+        t = tables_of(deck)
         if i_bid_blind:
             # Pass back what would win tricks: high spades first, then high cards of short suits.
             def danger(c: int) -> float:
-                r = c % 13
-                return r + (6 if c < 13 else 0) - 0.5 * suit_length(hand, c // 13)
+                r = t.level[c]
+                return r + (6 if t.spade[c] else 0) - 0.5 * suit_length(hand, deck.suit_of[c], deck)
 
             order = sorted(avail, key=danger, reverse=True)
             what = "my most dangerous cards"
         else:
             # Partner of a Blind Nil: give him low cards to duck with; keep high ones to cover.
-            order = sorted(avail, key=lambda c: (c % 13, c < 13))
+            order = sorted(avail, key=lambda c: (t.level[c], t.spade[c]))
             what = "my lowest cards, so partner can duck"
         need = k - chosen.bit_count()
         pick = order[:need]
@@ -309,8 +388,9 @@ class HeuristicBot(Bot):
         top = obs.stock_top
         if top is None:
             return Decision(Draw(False), "no card shown: take the next one")
-        r = top % 13
-        keep = r >= JACK or (top < 13 and r >= 6)
+        t = tables_of(deck_of(obs.rules))
+        r = t.level[top]
+        keep = r >= JACK or (t.spade[top] and r >= 6)
         text = card_text(top)
         if keep:
             return Decision(Draw(True), f"keep {text}: a likely trick")
@@ -334,96 +414,101 @@ class HeuristicBot(Bot):
 
 
 # ---------------------------------------------------------------------- play helpers
-def _lowest(cards: list[int]) -> int:
-    return min(cards, key=lambda c: (c < 13, c % 13))
+def _lowest(cards: list[int], t: CardTables = STANDARD_TABLES) -> int:
+    """The lowest card, side suits before spades (rank on the A..2 scale of its suit)."""
+    return min(cards, key=lambda c: (t.spade[c], t.level[c]))
 
 
-def _highest(cards: list[int]) -> int:
-    return max(cards, key=lambda c: (c < 13, c % 13))
+def _highest(cards: list[int], t: CardTables = STANDARD_TABLES) -> int:
+    return max(cards, key=lambda c: (t.spade[c], t.level[c]))
 
 
 def _discard(k: Knowledge, cards: list[int], high: bool) -> int:
     """A card to throw when void: side suits before spades; the lowest of the weakest suit,
     or (``high``) the highest card, to shed a future winner."""
-    side = [c for c in cards if c >= 13] or cards
+    t, suit_of = k.t, k.deck.suit_of
+    side = [c for c in cards if not t.spade[c]] or cards
     if high:
-        return max(side, key=lambda c: (c % 13, -suit_length(k.hand, c // 13)))
+        return max(side, key=lambda c: (t.level[c], -suit_length(k.hand, suit_of[c], k.deck)))
 
     def key(c: int) -> tuple[bool, int, int]:
-        return (k.is_master(c), c % 13, suit_length(k.hand, c // 13))
+        return (k.is_master(c), t.level[c], suit_length(k.hand, suit_of[c], k.deck))
 
     return min(side, key=key)
 
 
 def _play_nil(k: Knowledge, cards: list[int]) -> tuple[int, str]:
     """I bid Nil: never win a trick."""
+    t, suit_of, deck = k.t, k.deck.suit_of, k.deck
     win = k.current_winner()
     if win is None:
 
         def lead_key(c: int) -> tuple[bool, int, int]:
-            return (c < 13, -k.higher_unseen(c).bit_count(), c % 13)
+            return (t.spade[c], -k.higher_unseen(c).bit_count(), t.level[c])
 
         c = min(cards, key=lead_key)
         return c, "nil: lead the card most likely to be beaten"
     _, best = win
-    lead = k.trick[0] // 13
-    under = [c for c in cards if not beats(c, best, lead)]
+    lead = suit_of[k.trick[0]]
+    under = [c for c in cards if not beats(c, best, lead, deck)]
     if under:
-        c = max(under, key=lambda x: (x // 13 == lead or x < 13, x % 13))
-        if c // 13 != lead:
-            spades_under = [x for x in under if x < 13]
-            if best < 13 and lead != 0 and spades_under:
-                return max(spades_under), "nil: the trick is trumped higher, so shed a spade under it"
+        c = max(under, key=lambda x: (suit_of[x] == lead or t.spade[x], t.power[x]))
+        if suit_of[c] != lead:
+            spades_under = [x for x in under if t.spade[x]]
+            if t.spade[best] and lead != 0 and spades_under:
+                c = max(spades_under, key=t.power.__getitem__)
+                return c, "nil: the trick is trumped higher, so shed a spade under it"
             c = _discard(k, under, high=True)
             return c, "nil: void, so shed my most dangerous card"
         return c, "nil: the highest card that still ducks"
     later = k.to_play_after_me()
     if later:
-        return _lowest(cards), "nil: cannot duck, so play low and hope it is beaten"
-    return _highest(cards), "nil is broken this trick: shed my highest card"
+        return _lowest(cards, t), "nil: cannot duck, so play low and hope it is beaten"
+    return _highest(cards, t), "nil is broken this trick: shed my highest card"
 
 
 def _play_cover(k: Knowledge, cards: list[int], partner: int) -> tuple[int, str]:
     """Partner bid Nil: win the tricks he might otherwise be forced to take."""
+    t, suit_of, deck = k.t, k.deck.suit_of, k.deck
     win = k.current_winner()
     later = k.to_play_after_me()
     if win is None:
         pvoid = k.voids[partner]
 
         def lead_key(c: int) -> tuple[bool, bool, bool, int]:
-            suit = c // 13
-            return (bool(pvoid >> suit & 1) and suit != 0, k.is_master(c), suit != 0, c % 13)
+            suit = suit_of[c]
+            return (bool(pvoid >> suit & 1) and suit != 0, k.is_master(c), suit != 0, t.level[c])
 
         c = max(cards, key=lead_key)
-        if pvoid >> (c // 13) & 1 and c >= 13:
+        if pvoid >> (suit_of[c]) & 1 and not t.spade[c]:
             return c, "cover partner's nil: lead a suit he is void in"
         return c, "cover partner's nil: lead high so he can play under"
     wseat, best = win
-    lead = k.trick[0] // 13
-    winners = [c for c in cards if beats(c, best, lead)]
+    lead = suit_of[k.trick[0]]
+    winners = [c for c in cards if beats(c, best, lead, deck)]
     if wseat == partner:
         if winners:
-            c = min(winners, key=lambda x: (x < 13, x % 13))
+            c = min(winners, key=lambda x: (t.spade[x], t.level[x]))
             return c, "overtake partner's card to save his nil"
         return _discard(k, cards, high=False), "cannot overtake partner; keep my strength"
     if partner in later:
         if winners:
             holding = [c for c in winners if k.would_hold(c)]
-            c = min(holding, key=lambda x: (x < 13, x % 13)) if holding else _highest(winners)
+            c = min(holding, key=lambda x: (t.spade[x], t.level[x])) if holding else _highest(winners, t)
             return c, "play high so partner can duck under my card"
-        follow = [c for c in cards if c // 13 == lead]
+        follow = [c for c in cards if suit_of[c] == lead]
         if follow:
-            return _highest(follow), "play high so partner can duck"
+            return _highest(follow, t), "play high so partner can duck"
         return _discard(k, cards, high=False), "cannot win it; partner must duck on his own"
     # Partner already played under someone else's card: play for my side's contract.
     if winners and k.need(k.seat) > 0:
-        return min(winners, key=lambda x: (x < 13, x % 13)), "partner is safe; take the trick cheaply"
-    under = [c for c in cards if not beats(c, best, lead)]
+        return min(winners, key=lambda x: (t.spade[x], t.level[x])), "partner is safe; take the trick cheaply"
+    under = [c for c in cards if not beats(c, best, lead, deck)]
     if under:
-        return _discard(k, under, high=False) if under[0] // 13 != lead else _lowest(under), (
+        return _discard(k, under, high=False) if suit_of[under[0]] != lead else _lowest(under, t), (
             "partner is safe; play low"
         )
-    return _lowest(cards), "partner is safe"
+    return _lowest(cards, t), "partner is safe"
 
 
 def _set_mode(k: Knowledge, obs: Observation) -> bool:
@@ -440,6 +525,7 @@ def _set_mode(k: Knowledge, obs: Observation) -> bool:
 
 
 def _play_normal(k: Knowledge, obs: Observation, cards: list[int]) -> tuple[int, str]:
+    t, suit_of, deck = k.t, k.deck.suit_of, k.deck
     me = k.seat
     partner = k.partner
     need = k.need(me)
@@ -466,104 +552,104 @@ def _play_normal(k: Knowledge, obs: Observation, cards: list[int]) -> tuple[int,
     if win is None:
         if opp_nils:
             nil_seat = opp_nils[0]
-            fine = [c for c in cards if k.may_hold(nil_seat, c // 13)]
+            fine = [c for c in cards if k.may_hold(nil_seat, suit_of[c])]
             if fine:
                 # The card with the fewest unseen cards under it: the nil has to go over it.
-                c = min(fine, key=lambda x: (_unseen_below(k, x), x < 13, x % 13))
+                c = min(fine, key=lambda x: (_unseen_below(k, x), t.spade[x], t.level[x]))
                 return c, "lead low to squeeze the nil bidder"
         if want:
-            masters = [c for c in cards if c >= 13 and k.is_master(c) and not _ruff_risk(k, c // 13)]
+            masters = [
+                c for c in cards if not t.spade[c] and k.is_master(c) and not _ruff_risk(k, suit_of[c])
+            ]
             if masters:
-                return max(masters, key=lambda c: c % 13), f"{goal}: cash a sure winner"
-            spades = [c for c in cards if c < 13]
-            if spades and k.is_master(max(spades)) and len(spades) >= 3:
-                return max(spades), f"{goal}: draw trumps with the top spade"
-            if partner is not None and not k.voids[partner] & 1 and k.unseen & SPADE_MASK:
-                ruff = [c for c in cards if c >= 13 and k.voids[partner] >> (c // 13) & 1]
+                return max(masters, key=lambda c: t.level[c]), f"{goal}: cash a sure winner"
+            spades = [c for c in cards if t.spade[c]]
+            if spades and k.is_master(max(spades, key=t.power.__getitem__)) and len(spades) >= 3:
+                return max(spades, key=t.power.__getitem__), f"{goal}: draw trumps with the top spade"
+            if partner is not None and not k.voids[partner] & 1 and k.unseen & t.spades:
+                ruff = [c for c in cards if not t.spade[c] and k.voids[partner] >> (suit_of[c]) & 1]
                 if ruff:
-                    return _lowest(ruff), f"{goal}: lead to partner's void so he can ruff"
-            if k.hand & SPADE_MASK:
-                singles = [c for c in cards if c >= 13 and suit_length(k.hand, c // 13) == 1]
+                    return _lowest(ruff, t), f"{goal}: lead to partner's void so he can ruff"
+            if k.hand & t.spades:
+                singles = [c for c in cards if not t.spade[c] and suit_length(k.hand, suit_of[c]) == 1]
                 singles = [c for c in singles if not k.is_master(c)]
                 if singles:
-                    return _lowest(singles), f"{goal}: lead my singleton to ruff later"
-            side = [c for c in cards if c >= 13] or cards
-            longest = max(side, key=lambda c: (suit_length(k.hand, c // 13), -(c % 13)))
-            low = min((c for c in side if c // 13 == longest // 13), key=lambda c: c % 13)
+                    return _lowest(singles, t), f"{goal}: lead my singleton to ruff later"
+            side = [c for c in cards if not t.spade[c]] or cards
+            longest = max(side, key=lambda c: (suit_length(k.hand, suit_of[c]), -(t.level[c])))
+            low = min((c for c in side if suit_of[c] == suit_of[longest]), key=lambda c: t.level[c])
             return low, f"{goal}: lead low from my long suit"
 
         def duck_key(c: int) -> tuple[bool, int, int]:
-            return (c < 13, -k.higher_unseen(c).bit_count(), c % 13)
+            return (t.spade[c], -k.higher_unseen(c).bit_count(), t.level[c])
 
         return min(cards, key=duck_key), f"{goal}: lead a card others will beat"
 
     # ---------------- following
     wseat, best = win
-    lead = k.trick[0] // 13
-    winners = [c for c in cards if beats(c, best, lead)]
-    losers = [c for c in cards if not beats(c, best, lead)]
-    following = cards[0] // 13 == lead
+    lead = suit_of[k.trick[0]]
+    winners = [c for c in cards if beats(c, best, lead, deck)]
+    losers = [c for c in cards if not beats(c, best, lead, deck)]
+    following = suit_of[cards[0]] == lead
 
     if opp_nils and losers:
         if wseat in opp_nils:
             c = (
-                max(losers, key=lambda x: (x // 13 == lead, x % 13))
+                max(losers, key=lambda x: (suit_of[x] == lead, t.level[x]))
                 if following
                 else _discard(k, losers, False)
             )
             return c, "let the nil bidder take this trick"
-        covered = k.teams and wseat in k.opponents() and (best < 13 or best % 13 >= TEN)
+        covered = k.teams and wseat in k.opponents() and (t.spade[best] or t.level[best] >= TEN)
         if any(s in later for s in opp_nils) and not covered and not (need > 0 and len(later) == 1):
             # Any card under the best keeps the bar low; the highest such saves my low cards
             # for leading through the nil later.
-            c = max(losers, key=lambda x: x % 13) if following else _discard(k, losers, high=True)
+            c = max(losers, key=lambda x: t.level[x]) if following else _discard(k, losers, high=True)
             return c, "stay under the best card; the nil bidder must still duck it"
 
     if want:
         partner_wins = wseat == partner
         if partner_wins and k.would_hold(best) and losers:
-            return (_lowest(losers) if following else _discard(k, losers, False)), (
+            return (_lowest(losers, t) if following else _discard(k, losers, False)), (
                 f"{goal}: partner's card is winning; don't overtake"
             )
         if not winners:
             return (
-                _lowest(cards) if following else _discard(k, cards, False)
+                _lowest(cards, t) if following else _discard(k, cards, False)
             ), f"{goal}: cannot win this one"
         holding = [c for c in winners if k.would_hold(c)]
         if holding:
-            c = min(holding, key=lambda x: (x < 13, x % 13))
+            c = min(holding, key=lambda x: (t.spade[x], t.level[x]))
             if partner_wins:
                 return c, f"{goal}: partner may be beaten, so I take it"
             return c, f"{goal}: win with the cheapest sure card"
         if partner_wins:
-            return (_lowest(losers) if losers and following else _lowest(cards)), (
+            return (_lowest(losers, t) if losers and following else _lowest(cards, t)), (
                 f"{goal}: leave partner's card"
             )
         if len(k.trick) == 1 and partner in later and following:
-            return _lowest(cards), f"{goal}: second hand low"
+            return _lowest(cards, t), f"{goal}: second hand low"
         if following:
-            return max(winners), f"{goal}: third hand high"
-        return min(winners, key=lambda x: x % 13), f"{goal}: trump it"
+            return max(winners, key=t.power.__getitem__), f"{goal}: third hand high"
+        return min(winners, key=lambda x: t.level[x]), f"{goal}: trump it"
 
     # Contract made: duck, and shed high cards while it is safe.
     if losers:
         if following:
-            return max(losers, key=lambda x: x % 13), f"{goal}: the highest card that ducks"
+            return max(losers, key=lambda x: t.level[x]), f"{goal}: the highest card that ducks"
         return _discard(k, losers, high=True), f"{goal}: shed a high card"
     if later:
-        return _lowest(cards), f"{goal}: play low and hope to be beaten"
-    return _highest(cards), f"{goal}: forced to win, so shed my highest"
+        return _lowest(cards, t), f"{goal}: play low and hope to be beaten"
+    return _highest(cards, t), f"{goal}: forced to win, so shed my highest"
 
 
 def _unseen_below(k: Knowledge, card: int) -> int:
-    suit_base = card // 13 * 13
-    below = ((1 << card) - 1) & ~((1 << suit_base) - 1)
-    return (k.unseen & below).bit_count()
+    return (k.unseen & k.t.below[card]).bit_count()
 
 
 def _ruff_risk(k: Knowledge, suit: int) -> bool:
     """Could an opponent trump a lead in ``suit``? (known void and spades still out)"""
-    if not k.unseen & SPADE_MASK:
+    if not k.unseen & k.t.spades:
         return False
     return any(k.voids[s] >> suit & 1 and not k.voids[s] & 1 for s in k.opponents())
 
