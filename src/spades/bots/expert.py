@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from spades.actions import Action, Bid, Draw, Look, PassCard, Play
 from spades.bots.base import Bot, Decision
@@ -34,11 +34,14 @@ from spades.bots.expert_play import (
     rollout,
     trick_winner,
 )
+from spades.bots.heuristic import HeuristicBot, evaluate, nil_danger, nil_survival
 from spades.bots.sampling import Knowledge, resample, sample_deal
 from spades.bots.settings import Setting
-from spades.cards import FULL_DECK, card_text
+from spades.cards import card_text
 from spades.errors import SpadesError
+from spades.legal import Deck, deck_of, may_lead_spades
 from spades.observation import BidView, Observation
+from spades.search import generic
 
 BID_SIGMA = 1.1
 """Spread (tricks) of the bid model: how far a hand's worth may stray from its bid."""
@@ -92,8 +95,33 @@ def _danger_first(c: int) -> int:
 
 
 PLAIN_DD_TRICKS = 4
-"""Cap on ``dd_tricks`` where the plain-Python endgame search decides (two- and three-player
-and solo games): from 5 cards its tree is too big for a decision."""
+"""Cap on ``dd_tricks`` where the plain-Python endgame search decides (two-player and solo
+games): from 5 cards its tree is too big for a decision."""
+GENERIC_DD_TRICKS = 3
+"""The same cap for the generic search (jokers, three players): its moves are slower."""
+GENERIC_BID_SAMPLES = 48
+"""Cap on ``bid_samples`` for the generic search."""
+GENERIC_TIME_MS = 900
+"""Cap per decision of the generic search (it is plain Python over the deck's tables)."""
+
+
+def generic_guess(deck: Deck, players: int) -> Callable[[int], float]:
+    """The number bid a hand of ``deck`` is expected to make: the heuristic's count, which
+    reads the deck (the expert's ``hand_strength`` is a 52-card measure)."""
+
+    def guess(hand: int) -> float:
+        return evaluate(hand, players, deck)[0] + 0.2
+
+    return guess
+
+
+def generic_nil_like(deck: Deck) -> Callable[[int], float]:
+    """Likelihood factor that a Nil bidder holds ``hand``, from the heuristic's Nil danger."""
+
+    def like(hand: int) -> float:
+        return nil_survival(nil_danger(hand, deck) - 1.5)
+
+    return like
 
 
 class ExpertBot(Bot):
@@ -160,6 +188,7 @@ class ExpertBot(Bot):
         self.blind_margin = float(blind_margin)
         self.bag_weight = float(bag_weight)
         self._free_rng = random.Random(seed)
+        self._helper = HeuristicBot(seed=seed)
         warm()  # the exact endgame's compiled solver loads now, not during a decision
 
     # ------------------------------------------------------------------ entry point
@@ -170,6 +199,13 @@ class ExpertBot(Bot):
         plays = [a for a in legal if isinstance(a, Play)]
         if plays:
             return self._play(obs, plays, rng)
+        standard = deck_of(obs.rules).standard
+        if not standard and (
+            any(isinstance(a, Look) for a in legal) or any(isinstance(a, PassCard) for a in legal)
+        ):
+            # Blind Nil and its exchange on a jokers deck: the heuristic's rules, which read
+            # the deck (the simulation below deals 52 cards).
+            return self._helper.decide(obs, legal)
         if any(isinstance(a, Look) for a in legal):
             return self._before_looking(obs, legal, rng)
         bids = [a for a in legal if isinstance(a, Bid) and not a.blind]
@@ -217,6 +253,14 @@ class ExpertBot(Bot):
             return [sample_deal(k, rng) for _ in range(count)]
         pool = [sample_deal(k, rng) for _ in range(count * self.overdraw * (2 if drew else 1))]
         back = self._returned_to_partner(obs)
+        deck = deck_of(obs.rules)
+        guess: Callable[[int], float]
+        nil_like: Callable[[int], float]
+        if deck.standard:
+            players = obs.players
+            guess, nil_like = (lambda hand: bid_guess(hand, players)), nil_risk
+        else:
+            guess, nil_like = generic_guess(deck, obs.players), generic_nil_like(deck)
         weights = []
         for deal in pool:
             w = 1.0
@@ -229,9 +273,9 @@ class ExpertBot(Bot):
                     at_bid = (at_bid & ~back[1]) | back[2]
                 if bids[s] == 0:
                     # A Blind Nil bidder who exchanged has passed back his dangerous cards.
-                    w *= nil_risk(at_bid)
+                    w *= nil_like(at_bid)
                 else:
-                    d = bid_guess(at_bid, obs.players) - bids[s]
+                    d = guess(at_bid) - bids[s]
                     w *= math.exp(-d * d / (2 * BID_SIGMA * BID_SIGMA))
             weights.append(w)
         return [pool[i] for i in resample(weights, count, rng)]
@@ -266,6 +310,8 @@ class ExpertBot(Bot):
         k = Knowledge.of(obs)
         n = obs.players
         me = obs.seat
+        deck = deck_of(obs.rules)
+        board = None if deck.standard else generic.Board.of(deck)
         bids, blind = self._bid_views(obs)
         bids = [max(b, 0) for b in bids]
         table = Table(obs.rules, bids)
@@ -279,19 +325,34 @@ class ExpertBot(Bot):
         on_table = 0
         for c in obs.trick:
             on_table |= 1 << c
-        cands = distinct_moves(legal_mask, (FULL_DECK & ~played_all) | on_table)
+        remaining = (deck.mask & ~played_all) | on_table
+        if board is None:
+            cands = distinct_moves(legal_mask, remaining)
+        else:
+            cands = board.distinct_moves(legal_mask, remaining)
         if len(cands) == 1:
             return Decision(Play(cands[0]), f"play {card_text(cands[0])}: every legal card is equal")
         deals = self._weighted_deals(obs, k, self.samples, rng)
         trick = list(obs.trick)
         leader = obs.trick_leader
-        broken = obs.spades_broken
+        # ``broken`` below means "a spade may be led", which ``spades_lead: any`` makes true
+        # from the start: every search here (and the compiled solver) then allows it.
+        broken = may_lead_spades(obs.rules, obs.spades_broken)
+        spades = deck.suit_masks[0]
         won0 = list(obs.tricks_won)
         cards_left = obs.hand.mask.bit_count() if obs.hand is not None else 0
-        fast = n == 4 and obs.rules.teams
-        exact = cards_left <= (self.dd_tricks if fast else min(self.dd_tricks, PLAIN_DD_TRICKS))
+        fast = n == 4 and obs.rules.teams and board is None
+        cap = (
+            self.dd_tricks
+            if fast
+            else min(self.dd_tricks, PLAIN_DD_TRICKS if board is None else GENERIC_DD_TRICKS)
+        )
+        exact = cards_left <= cap
         endgame = ExactEndgame(scorer) if exact and fast else None
-        solver = Solver(table, scorer, me) if exact and not fast else None
+        solver: Solver | generic.Solver | None = None
+        if exact and not fast:
+            solver = Solver(table, scorer, me) if board is None else generic.Solver(board, table, scorer, me)
+        time_ms = self.time_ms if board is None else min(self.time_ms or GENERIC_TIME_MS, GENERIC_TIME_MS)
         my_side = table.side[me]
         sums = [0.0] * len(cands)
         ours = [0.0] * len(cands)
@@ -309,21 +370,25 @@ class ExpertBot(Bot):
                     hands[me] ^= 1 << c
                     t = [*trick, c]
                     won = list(won0)
-                    lead_by, br = leader, broken or c < 13
+                    lead_by, br = leader, broken or bool(spades >> c & 1)
                     if len(t) == n:
-                        w = trick_winner(t, leader, n)
+                        w = trick_winner(t, leader, n) if board is None else board.winner(t, leader)
                         won[w] += 1
                         t, lead_by = [], w
                     if solver is not None:
                         sums[i] += solver.value(hands, t, lead_by, br, won)
                     else:
-                        final = rollout(table, hands, t, lead_by, br, won)
+                        if board is None:
+                            final = rollout(table, hands, t, lead_by, br, won)
+                        else:
+                            final = generic.rollout(board, table, hands, t, lead_by, br, won)
                         sums[i] += scorer.value(final)
                         ours[i] += sum(final[s] for s in range(n) if table.side[s] == my_side)
             done += 1
-            if self.time_ms and (time.perf_counter() - start) * 1000 > self.time_ms and done >= 4:
+            if time_ms and (time.perf_counter() - start) * 1000 > time_ms and done >= 4:
                 break
-        order = sorted(range(len(cands)), key=lambda i: (-sums[i], cands[i] % 13, cands[i]))
+        power = generic.Board.of(deck).t.power
+        order = sorted(range(len(cands)), key=lambda i: (-sums[i], power[cands[i]], cands[i]))
         best = order[0]
         card = cands[best]
         avg = sums[best] / done
@@ -359,10 +424,26 @@ class ExpertBot(Bot):
         me = obs.seat
         rules = obs.rules
         bids, blind = self._bid_views(obs)
-        deals = self._weighted_deals(obs, k, self.bid_samples, rng)
+        deck = deck_of(rules)
+        top = deck.hand_size
+        board = None if deck.standard else generic.Board.of(deck)
+        guess: Callable[[int], float]
+        if board is None:
+            guess, count = (lambda hand: bid_guess(hand, n)), self.bid_samples
+        else:
+            # The generic playouts cost more: fewer deals keep a bid near a second.
+            guess, count = generic_guess(deck, n), min(self.bid_samples, GENERIC_BID_SAMPLES)
+
+        def play_out(table: Table, hands: list[int]) -> list[int]:
+            lead_any = may_lead_spades(rules, False)
+            if board is None:
+                return rollout(table, hands, [], (obs.dealer + 1) % n, lead_any, [0] * n)
+            return generic.rollout(board, table, hands, [], (obs.dealer + 1) % n, lead_any, [0] * n)
+
+        deals = self._weighted_deals(obs, k, count, rng)
         numbers = sorted({b.tricks for b in legal if b.tricks > 0})
         nil_ok = any(b.tricks == 0 for b in legal)
-        mine = max(1, min(13, round(bid_guess(k.hand, n))))
+        mine = max(1, min(top, round(guess(k.hand))))
         partner = rules.partner_of(me) if rules.teams else None
         number_values = [0.0] * len(numbers)
         made = [0] * len(numbers)
@@ -374,10 +455,10 @@ class ExpertBot(Bot):
             est = list(bids)
             for s in range(n):
                 if s != me and est[s] < 0:
-                    est[s] = max(1, min(13, round(bid_guess(deal[s], n))))
+                    est[s] = max(1, min(top, round(guess(deal[s]))))
             est[me] = mine
             table = Table(rules, est, greedy=True)
-            won_a = rollout(table, list(deal[:n]), [], (obs.dealer + 1) % n, False, [0] * n)
+            won_a = play_out(table, list(deal[:n]))
             my_tricks += won_a[me]
             team = won_a[me] + (won_a[partner] if partner is not None and est[partner] > 0 else 0)
             team_tricks += team
@@ -390,7 +471,7 @@ class ExpertBot(Bot):
             if nil_ok:
                 est[me] = 0
                 table = Table(rules, est)
-                won_b = rollout(table, list(deal[:n]), [], (obs.dealer + 1) % n, False, [0] * n)
+                won_b = play_out(table, list(deal[:n]))
                 nil_value += Scorer(rules, me, est, blind, obs.totals, obs.bags, self.bag_weight).value(won_b)
                 nil_clean += won_b[me] == 0
         m = len(deals)
@@ -451,7 +532,7 @@ class ExpertBot(Bot):
             for s in range(n):
                 if est[s] < 0:
                     est[s] = max(1, min(13, round(bid_guess(hands[s], n))))
-            won = rollout(Table(rules, est), list(hands), [], leader, False, [0] * n)
+            won = rollout(Table(rules, est), list(hands), [], leader, may_lead_spades(rules, False), [0] * n)
             look_sum += Scorer(rules, me, est, blind, obs.totals, obs.bags, self.bag_weight).value(won)
             est[me] = 0
             flags = list(blind)
@@ -462,7 +543,7 @@ class ExpertBot(Bot):
                 back = sorted(_cards(mine), key=_danger_first)[:k]
                 hands[p] = (hands[p] & ~sum(1 << c for c in give)) | sum(1 << c for c in back)
                 hands[me] = mine & ~sum(1 << c for c in back)
-            won = rollout(Table(rules, est), hands, [], leader, False, [0] * n)
+            won = rollout(Table(rules, est), hands, [], leader, may_lead_spades(rules, False), [0] * n)
             blind_sum += Scorer(rules, me, est, flags, obs.totals, obs.bags, self.bag_weight).value(won)
             clean += won[me] == 0
         return blind_sum / m, look_sum / m, clean / m, m

@@ -15,7 +15,7 @@ from typing import Final
 
 from spades.cards import SPADE_MASK, SUIT_MASKS
 from spades.rules import Rules
-from spades.scoring import game_winner
+from spades.scoring import SeatBid, game_winner, score_hand
 
 NON_SPADE: Final = ((1 << 52) - 1) ^ SPADE_MASK
 ABOVE: Final = tuple(SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52))
@@ -56,11 +56,24 @@ def low_bit(m: int) -> int:
     return (m & -m).bit_length() - 1
 
 
+_NO_PENALTY: dict[Rules, Rules] = {}
+
+
+def _without_penalties(rules: Rules) -> Rules:
+    """``rules`` with bag penalties off (cached: a bid decision builds thousands of scorers)."""
+    out = _NO_PENALTY.get(rules)
+    if out is None:
+        out = _NO_PENALTY[rules] = rules if rules.bags == "off" else rules.replace(bags="off")
+    return out
+
+
 class Scorer:
     """The worth of a hand's outcome (tricks per seat) to ``seat``'s side, in points.
 
-    Bags cost a share of their amortised penalty at once (a bag now is a tenth of a penalty
-    later), and a hand that ends the game adds ``GAME_BONUS`` for a win or takes it for a loss.
+    Points are ``scoring.score_hand``'s (Nil, Blind Nil, ``big_bid``, ``nil_tricks``, bags and
+    sets are scored there and nowhere else). Bags cost a share of their amortised penalty at
+    once (a bag now is a tenth of a penalty later), and a hand that ends the game adds
+    ``GAME_BONUS`` for a win or takes it for a loss.
     Values are memoised: a decision scores the same few trick splits thousands of times.
     """
 
@@ -85,42 +98,24 @@ class Scorer:
         self.side_of = [rules.side_of(s) for s in range(self.n)]
         self.my_side = self.side_of[seat]
         self.bag_cost = 0.0 if rules.bags == "off" else bag_weight * rules.bag_penalty / rules.bag_limit
+        self.seat_bids = tuple(
+            SeatBid(max(b, 0), bool(f)) for b, f in zip(self.bids, self.blind, strict=True)
+        )
+        self._no_penalty = rules if rules.bags == "off" else rules.replace(bags="off")
+        self._zeros = (0,) * self.sides
         self._memo: dict[tuple[int, ...], float] = {}
 
     def side_points(self, won: Sequence[int]) -> tuple[list[int], list[float]]:
-        """Real points per side, and the adjusted worth used for decisions."""
-        r = self.rules
-        real: list[int] = []
-        adj: list[float] = []
-        for side in range(self.sides):
-            seats = [s for s in range(self.n) if self.side_of[s] == side]
-            contract = sum(self.bids[s] for s in seats if self.bids[s] > 0)
-            taken = sum(won[s] for s in seats if self.bids[s] > 0)
-            pts = 0
-            new_bags = 0
-            if contract > 0:
-                if taken >= contract:
-                    pts += 10 * contract + taken - contract
-                    new_bags += taken - contract
-                elif r.set_penalty == "minus":
-                    pts -= 10 * contract
-            for s in seats:
-                if self.bids[s] == 0:
-                    bonus = r.blind_nil_bonus if self.blind[s] else r.nil_bonus
-                    if won[s] == 0:
-                        pts += bonus
-                    else:
-                        pts += won[s] - bonus
-                        new_bags += won[s]
-            count = self.bags[side] + new_bags
-            pens = 0
-            if r.bags != "off":
-                while count >= r.bag_limit:
-                    pens += 1
-                    count = count - r.bag_limit if r.bags == "carry" else 0
-            real.append(pts - pens * r.bag_penalty)
-            adj.append(pts - self.bag_cost * new_bags)
-        return real, adj
+        """Real points per side, and the adjusted worth used for decisions.
+
+        Both come from ``scoring.score_hand``, the one scorer: the real points with the bags
+        carried in, and the worth from the same hand scored with no bags before and bag
+        penalties off (the points before any penalty, and the bags this hand adds), less
+        ``bag_cost`` per new bag."""
+        real = score_hand(self.rules, 0, self.seat_bids, won, self.totals, self.bags)
+        raw = score_hand(self._no_penalty, 0, self.seat_bids, won, self._zeros, self._zeros)
+        adj = [raw.points[side] - self.bag_cost * raw.bags[side] for side in range(self.sides)]
+        return list(real.points), adj
 
     def value(self, won: Sequence[int]) -> float:
         key = tuple(won)
@@ -195,7 +190,7 @@ def choose(
     h = hands[seat]
     if not trick:
         legal = h if broken else (h & NON_SPADE) or h
-        mode = _mode(table, seat, won, taken, tricks_left)
+        mode = play_mode(table, seat, won, taken, tricks_left)
         if mode == 3:
             return _lead_into_nil(table, seat, hands, legal, won)
         if mode == 1 or mode == 5:  # my nil, or duck bags
@@ -218,7 +213,7 @@ def choose(
     winner = (leader + best_i) % n
     later = [(seat + j) % n for j in range(1, n - len(trick))]
     beat = BEAT[best]
-    mode = _mode(table, seat, won, taken, tricks_left)
+    mode = play_mode(table, seat, won, taken, tricks_left)
     if mode == 1:  # my nil: the highest card that loses; if none, hope someone overtakes
         safe = legal & ~beat
         if safe:
@@ -274,7 +269,7 @@ def _lowest_spade_first(m: int) -> int:
     return low_bit(sp) if sp else low_bit(m)
 
 
-def _mode(table: Table, seat: int, won: list[int], taken: list[int], tricks_left: int) -> int:
+def play_mode(table: Table, seat: int, won: list[int], taken: list[int], tricks_left: int) -> int:
     """1 keep my Nil, 2 cover partner's Nil, 3 set an opponent's Nil, 4 take tricks, 5 duck."""
     if table.nil[seat]:
         return 1 if won[seat] == 0 else 5
@@ -547,5 +542,7 @@ __all__ = [
     "distinct_moves",
     "hand_strength",
     "nil_risk",
+    "play_mode",
     "rollout",
+    "side_taken",
 ]

@@ -6,8 +6,10 @@ to its partner in a Blind Nil exchange, and in the two-player game the stock car
 and threw away. ``Knowledge.of(obs)`` gathers those facts from an ``Observation`` alone, so
 the sampler cannot cheat; ``sample_deal`` fills the other hands at random within them.
 
-Hands are 52-bit masks. In the two-player game the cards out of play form one more,
-unconstrained "seat" (index 2) so that every unknown card has a home.
+Hands are masks of the deck's cards (``spades.legal.deck_of``: 52 cards, or 54 with jokers,
+or 51 for three players; suits are the suits in play, so jokers are spades). In the
+two-player game the cards out of play form one more, unconstrained "seat" (index 2) so that
+every unknown card has a home.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spades.cards import FULL_DECK, SUIT_MASKS
 from spades.errors import SpadesError
+from spades.legal import Deck, deck_of
 from spades.observation import Observation
 
 ALL_SUITS = 0b1111
@@ -36,6 +38,7 @@ class Knowledge:
 
     seat: int
     players: int
+    deck: Deck
     hand: int
     pool: int
     need: tuple[int, ...]
@@ -54,21 +57,24 @@ class Knowledge:
             raise SpadesError(f"seat {obs.seat} has not looked at its cards: nothing to sample from")
         n = obs.players
         me = obs.seat
+        deck = deck_of(obs.rules)
+        suit_of = deck.suit_of
         hand = obs.hand.mask
         played_by = [0] * n
         void = [0] * n
         played_all = 0
-        broken = False
+        # With ``spades_lead: any`` a spade lead says nothing about the rest of the hand.
+        broken = obs.rules.spades_lead == "any"
         tricks = [(t.leader, t.cards) for t in obs.tricks]
         if obs.trick:
             tricks.append((obs.trick_leader, obs.trick))
         for leader, cards in tricks:
-            lead = cards[0] // 13
+            lead = suit_of[cards[0]]
             for i, c in enumerate(cards):
                 s = (leader + i) % n
                 played_by[s] |= 1 << c
                 played_all |= 1 << c
-                suit = c // 13
+                suit = suit_of[c]
                 if i == 0:
                     if suit == 0 and not broken:
                         void[s] |= NON_SPADE_SUITS  # led a spade unbroken: held nothing else
@@ -79,14 +85,15 @@ class Knowledge:
                     if suit == 0:
                         broken = True
         fixed = [0] * n
-        if obs.given is not None and n == 4:
-            partner = (me + 2) % 4
+        partner = obs.rules.partner_of(me)
+        if obs.given is not None and partner is not None:
             # The partner holds whatever I passed him that is neither back in my hand nor played.
             fixed[partner] = obs.given.mask & ~hand & ~played_all
-        unknown = FULL_DECK & ~hand & ~played_all
+        unknown = deck.mask & ~hand & ~played_all
         for f in fixed:
             unknown &= ~f
-        need = [13 - played_by[s].bit_count() - fixed[s].bit_count() for s in range(n)]
+        size = deck.hand_size
+        need = [size - played_by[s].bit_count() - fixed[s].bit_count() for s in range(n)]
         need[me] = 0
         if n == 2:
             if obs.discarded is not None:
@@ -101,7 +108,7 @@ class Knowledge:
                 f"for {sum(need)} places)"
             )
         void[me] = 0
-        return Knowledge(me, n, hand, unknown, tuple(need), tuple(fixed), tuple(void), tuple(played_by))
+        return Knowledge(me, n, deck, hand, unknown, tuple(need), tuple(fixed), tuple(void), tuple(played_by))
 
 
 def _pool_cards(mask: int) -> list[int]:
@@ -133,7 +140,7 @@ def _hall_ok(need: Sequence[int], void: Sequence[int], suit_left: Sequence[int])
 
 
 def feasible(k: Knowledge) -> bool:
-    suit_left = [(k.pool & SUIT_MASKS[u]).bit_count() for u in range(4)]
+    suit_left = [(k.pool & k.deck.suit_masks[u]).bit_count() for u in range(4)]
     return _hall_ok(k.need, k.void, suit_left)
 
 
@@ -159,18 +166,19 @@ def sample_deal(k: Knowledge, rng: random.Random) -> list[int]:
             i += k.need[s]
         return hands
     open_count = [sum(1 for s in range(k.slots) if k.need[s] and not k.void[s] >> u & 1) for u in range(4)]
+    suit_of = k.deck.suit_of
     for attempt in range(12):
         checked = attempt >= 6
         rng.shuffle(cards)
-        cards.sort(key=lambda c: open_count[c // 13])
+        cards.sort(key=lambda c: open_count[suit_of[c]])
         need = list(k.need)
-        suit_left = [(k.pool & SUIT_MASKS[u]).bit_count() for u in range(4)]
+        suit_left = [(k.pool & k.deck.suit_masks[u]).bit_count() for u in range(4)]
         if checked and not _hall_ok(need, k.void, suit_left):
             break
         placed = [0] * k.slots
         ok = True
         for c in cards:
-            u = c // 13
+            u = suit_of[c]
             bit = 1 << u
             options = [s for s in range(k.slots) if need[s] and not k.void[s] & bit]
             suit_left[u] -= 1
