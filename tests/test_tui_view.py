@@ -17,6 +17,7 @@ from spades.cli import main
 from spades.driver import step
 from spades.errors import SpadesError
 from spades.rules import PRESETS
+from spades.rulestext import parse_rules_text
 from spades.state import Game
 from spades.tui import config as cfg
 from spades.tui.view import build_view, card_label, refusal, score_sheet
@@ -37,6 +38,7 @@ def test_bots_go_clockwise_from_the_players_left() -> None:
     assert cfg.assign_bots("random,heuristic,expert", 4, 2) == {3: "random", 0: "heuristic", 1: "expert"}
     assert cfg.assign_bots(None, 4, 2) == {3: "heuristic", 0: "heuristic", 1: "heuristic"}
     assert cfg.assign_bots("random", 2, 0) == {1: "random"}
+    assert cfg.assign_bots("random,expert", 3, 2) == {0: "random", 1: "expert"}
     with pytest.raises(SpadesError, match="--bots: give 1 or 3"):
         cfg.assign_bots("random,heuristic", 4, 2)
     with pytest.raises(SpadesError, match="--bots: give 1 bot spec, not 3"):
@@ -53,19 +55,62 @@ def test_a_missing_expert_falls_back_with_a_note(monkeypatch: pytest.MonkeyPatch
 
 
 def test_rules_by_preset_or_json_and_target() -> None:
-    assert cfg.parse_rules("hoyle") == PRESETS["hoyle"]
-    r = cfg.parse_rules('{"preset": "hoyle", "lose_at": -200}', target=300)
+    assert parse_rules_text("hoyle") == PRESETS["hoyle"]
+    r = parse_rules_text('{"preset": "hoyle", "lose_at": -200}', target=300)
     assert (r.bags, r.lose_at, r.target) == ("reset", -200, 300)
-    assert cfg.parse_rules('{"target": 250}').target == 250
+    assert parse_rules_text('{"target": 250}').target == 250
+    assert parse_rules_text(None) == PRESETS["standard"]
     with pytest.raises(SpadesError, match="--rules: unreadable JSON"):
-        cfg.parse_rules('{"target": }')
-    with pytest.raises(SpadesError, match="unknown preset 'nope'"):
-        cfg.parse_rules("nope")
+        parse_rules_text('{"target": }')
+    with pytest.raises(SpadesError, match=r"^--rules: unknown preset .nope."):
+        parse_rules_text("nope")
+    with pytest.raises(SpadesError, match=r"^--rules: JSON must be an object"):
+        parse_rules_text("[1, 2]")
+    with pytest.raises(SpadesError, match=r"^--target: rule option target = 0"):
+        parse_rules_text("standard", target=0)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_by_name_and_as_json(name: str) -> None:
+    """Every preset, the house-rule ones included, by name or as a JSON object, through the one
+    parser that ``spades play`` and ``spades match`` share."""
+    assert parse_rules_text(name) == PRESETS[name]
+    assert parse_rules_text(f' {{"preset": "{name}"}} ') == PRESETS[name]
+    assert cfg.make_config(rules=name, seed=1).rules == PRESETS[name]
+
+
+def test_house_rule_options_in_json_and_their_one_line_refusals() -> None:
+    r = parse_rules_text('{"preset": "jokers", "jokers": "jjdd", "big_bid": 10, "spades_lead": "any"}')
+    assert (r.jokers, r.big_bid, r.spades_lead) == ("jjdd", 10, "any")
+    r = parse_rules_text('{"bidding": "suicide", "suicide_min": 5, "nil_tricks": "partner"}')
+    assert (r.bidding, r.suicide_min, r.nil_tricks) == ("suicide", 5, "partner")
+    for bad, words in [
+        ('{"preset": "cutthroat3", "jokers": "big_little"}', "jokers"),
+        ('{"bidding": "whiz"}', "blind_nil"),
+        ('{"bidding": "nope"}', "bidding"),
+        ('{"players": 3}', "teams"),
+        ('{"team_min_bid": 14}', "team_min_bid"),
+    ]:
+        with pytest.raises(SpadesError) as e:
+            parse_rules_text(bad)
+        text = str(e.value)
+        assert text.startswith("--rules: ") and words in text and "\n" not in text, text
+
+
+def test_match_and_play_share_the_one_rules_parser() -> None:
+    import spades.commands.match as match_command
+
+    assert match_command.parse_rules is parse_rules_text
+    assert "parse_rules" not in vars(cfg)
 
 
 def test_seats_by_name_or_number() -> None:
     assert cfg.parse_seat(None, 4) == 2
     assert cfg.parse_seat(None, 2) == 0
+    assert cfg.parse_seat(None, 3) == 0  # three players: North, East, West; no South
+    assert cfg.parse_seat("west", 3) == 2 and cfg.parse_seat("E", 3) == 1
+    with pytest.raises(SpadesError, match=r"north, east, west or 0\.\.2"):
+        cfg.parse_seat("south", 3)
     assert cfg.parse_seat("west", 4) == 3
     assert cfg.parse_seat("N", 4) == 0
     assert cfg.parse_seat("1", 4) == 1

@@ -11,23 +11,7 @@ import click
 
 from spades.errors import SpadesError
 from spades.protocol.options import bot_options
-from spades.rules import Rules
-
-
-def parse_rules(text: str | None) -> Rules:
-    """A preset name or a JSON object of overrides, e.g. ``{"preset": "hoyle", "target": 300}``."""
-    if text is None:
-        return Rules()
-    stripped = text.strip()
-    if not stripped.startswith("{"):
-        return Rules.from_spec(stripped)
-    try:
-        loaded = json.loads(stripped)
-    except json.JSONDecodeError as e:
-        raise SpadesError(f"--rules: unreadable JSON at column {e.colno}: {e.msg}") from None
-    if not isinstance(loaded, dict):
-        raise SpadesError("--rules: JSON must be an object of rule options")
-    return Rules.from_spec(loaded)
+from spades.rulestext import parse_rules_text as parse_rules
 
 
 def _fmt_ci(ci: list[float], pct: bool = False) -> str:

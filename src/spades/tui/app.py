@@ -22,7 +22,7 @@ from textual.widgets import Footer, Static
 
 from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.bots.base import Decision
-from spades.cards import CardSet
+from spades.cards import BIG_JOKER, LITTLE_JOKER, CardSet
 from spades.tui.config import PlayConfig
 from spades.tui.screens import (
     MODAL_CSS,
@@ -48,11 +48,16 @@ from spades.tui.widgets import FELT, ChoiceBar, HandView, SeatBox, TrickArea
 
 RANK_KEYS = {"a": 12, "k": 11, "q": 10, "j": 9, "t": 8, "0": 8, **{str(d): d - 2 for d in range(2, 10)}}
 SUIT_KEYS = {"s": 0, "h": 1, "d": 2, "c": 3}
+JOKER_KEYS = {"b": BIG_JOKER, "l": LITTLE_JOKER}
+"""With jokers in the deck, ``B`` then ``J`` chooses the Big Joker and ``L`` then ``J`` the Little
+one: their card text, typed as a rank and a suit are. B and L (Blind Nil, look) are commands
+only while bidding, and J is no suit, so no other key sequence changes meaning."""
+JOKER_NAMES = {BIG_JOKER: "Big", LITTLE_JOKER: "Little"}
 _TYPED = "abcdefghijklmnopqrstuvwxyz0123456789"
 HAND_OVER = "The hand is over: the score sheet follows."
 THINKING = "Hint: thinking…"
 STILL_THINKING = "Still thinking about your hint: one moment, please."
-_GAME_INPUT = frozenset({"move", "confirm", "pick", "cancel", "input"})
+_GAME_INPUT = frozenset({"move", "confirm", "pick", "cancel", "input", "joker"})
 """Actions that change the game or the choice on screen: held while a hand's sheet is due."""
 
 T = TypeVar("T")
@@ -101,6 +106,8 @@ def _input_bindings() -> list[BindingType]:
         out.append(Binding(ch, f"input('{ch}')", shown.get(ch, ""), show=ch in shown))
         if ch.isalpha():  # Shift or Caps Lock: the same key
             out.append(Binding(ch.upper(), f"input('{ch}')", show=False))
+    for ch in JOKER_KEYS:  # B and L again, live only when they start a joker (check_action)
+        out += [Binding(ch, f"joker('{ch}')", show=False), Binding(ch.upper(), f"joker('{ch}')", show=False)]
     return out
 
 
@@ -140,6 +147,8 @@ class GameScreen(Screen[None]):
         self.choice: str | None = None
         self.picked: set[int] = set()
         self.rank_key: int | None = None
+        self.joker_key: int | None = None
+        """The joker chosen by ``B`` or ``L``, waiting for its ``J``."""
         self.bid_digits = ""
         self.sheets_seen = len(session.observation().scores)
         """Hands whose score sheet the player has read (a resumed game's count as read)."""
@@ -206,12 +215,16 @@ class GameScreen(Screen[None]):
         self.mode = mode
         self.picked = set()
         self.rank_key = None
+        self.joker_key = None
         self.bid_digits = ""
         self.message = None
         self.choice = None
         if view.choices:
             values = [c.value for c in view.choices]
-            self.choice = "bid:3" if "bid:3" in values else values[0]
+            # A number under the cursor, not Nil, so that Enter never bids Nil by surprise
+            # (whiz offers Nil or the spades held; suicide Nil or 4 and up).
+            numbers = [v for v in values if v.startswith("bid:") and v != "bid:0"]
+            self.choice = "bid:3" if "bid:3" in values else numbers[0] if numbers else values[0]
 
     def _fix_cursor(self, view: TableView) -> None:
         cards = [c.card for c in view.hand]
@@ -251,6 +264,8 @@ class GameScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in _GAME_INPUT and self.sheet_due:
             return parameters == ("p",)  # the last trick may be looked at again; nothing else
+        if action == "joker":  # the first key of a joker (B J, L J), where jokers can be chosen
+            return self.view is not None and self.view.jokers and self.view.mode in ("play", "pass")
         if action == "input" and self.view is not None:
             if parameters == ("l",):
                 return self.view.can_look
@@ -456,6 +471,7 @@ class GameScreen(Screen[None]):
 
     def action_cancel(self) -> None:
         self.rank_key = None
+        self.joker_key = None
         self.bid_digits = ""
         if self.picked:
             self.picked = set()
@@ -471,6 +487,11 @@ class GameScreen(Screen[None]):
             return
         mode = view.mode
         if mode in ("play", "pass"):
+            joker, self.joker_key = self.joker_key, None
+            if joker is not None and ch == "j":
+                self.rank_key = None
+                self._card_typed(joker)
+                return
             if self.rank_key is not None and ch in SUIT_KEYS:
                 card = SUIT_KEYS[ch] * 13 + self.rank_key
                 self.rank_key = None
@@ -485,8 +506,13 @@ class GameScreen(Screen[None]):
                 self.say(f"{label}… now the suit: S H D C.")
                 return
         if mode == "bid" and ch.isdigit():
-            digits = self.bid_digits + ch if self.bid_digits == "1" and ch in "0123" else ch
+            top = view.max_bid  # 13, or 17 with three players
+            digits = self.bid_digits + ch if self.bid_digits == "1" and 10 + int(ch) <= top else ch
             self.bid_digits = digits if digits == "1" else ""
+            values = {c.value for c in view.choices}
+            if digits == "1" and "bid:1" not in values and any(f"bid:1{d}" in values for d in range(top - 9)):
+                self.say(f"1… then the second digit (10 to {top}).")  # suicide: 1 alone is refused
+                return
             self._select_choice(f"bid:{int(digits)}")
             return
         if mode == "bid" and ch == "n":
@@ -507,6 +533,12 @@ class GameScreen(Screen[None]):
             self.action_last_trick()
         elif ch == "s":
             self.action_scores()
+
+    def action_joker(self, ch: str) -> None:
+        """``B`` or ``L`` while playing or passing with jokers in the deck: a ``J`` must follow."""
+        self.rank_key = None
+        self.joker_key = JOKER_KEYS[ch]
+        self.say(f"{JOKER_NAMES[self.joker_key]} Joker… now J.")
 
     def _select_choice(self, value: str) -> None:
         view = self.view

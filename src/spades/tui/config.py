@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import importlib.util
-import json
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 from spades.bots import Bot, make_bot, parse_spec
 from spades.errors import SpadesError
 from spades.rules import Rules
+from spades.rulestext import parse_rules_text
 from spades.state import seat_name
 
 DEFAULT_BOT = "heuristic"
@@ -40,32 +40,12 @@ class PlayConfig:
     """Messages for the player about the setup (e.g. a bot that fell back)."""
 
 
-def parse_rules(text: str | None, target: int | None = None) -> Rules:
-    """A preset name or a JSON object of overrides (``{"preset": "hoyle", "target": 300}``)."""
-    spec: str | dict[str, object] | None = None
-    if text is not None:
-        stripped = text.strip()
-        if stripped.startswith("{"):
-            try:
-                loaded = json.loads(stripped)
-            except json.JSONDecodeError as e:
-                raise SpadesError(f"--rules: unreadable JSON at column {e.colno}: {e.msg}") from None
-            if not isinstance(loaded, dict):
-                raise SpadesError("--rules: JSON must be an object of rule options")
-            spec = loaded
-        else:
-            spec = stripped
-    rules = Rules.from_spec(spec)
-    if target is not None:
-        rules = rules.replace(target=target)
-    return rules
-
-
 def parse_seat(text: str | None, players: int) -> int:
-    """A seat number or name; the default is South (seat 2, or seat 0 of two players)."""
+    """A seat number or name; the default is South (seat 2, or seat 0 of two players), and
+    North (seat 0) in the three-player game, which has no South."""
     names = [seat_name(s, players).lower() for s in range(players)]
     if text is None:
-        return names.index("south")
+        return names.index("south") if "south" in names else 0
     t = text.strip().lower()
     if t.isdigit() and int(t) < players:
         return int(t)
@@ -169,7 +149,7 @@ def make_config(
     name: str = "You",
 ) -> PlayConfig:
     """Check every option; raise a one-line ``SpadesError`` naming the bad one."""
-    r = parse_rules(rules, target)
+    r = parse_rules_text(rules, target=target)
     human = parse_seat(seat, r.players)
     specs, notes = resolve_bots(assign_bots(bots, r.players, human), r.players)
     if delay_ms < 0:

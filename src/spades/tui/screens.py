@@ -9,10 +9,11 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from spades.legal import deck_of
 from spades.rules import Rules
 from spades.tui.view import ScoreSheet, TrickShown, card_label
 from spades.tui.widgets import card_style
@@ -25,6 +26,7 @@ ModalScreen { align: center middle; background: $background 60%; }
 .dialog .hint { color: $text-muted; width: auto; }
 .dialog Static { width: auto; }
 #sheet, #result { width: 78; }
+#help-body { height: auto; width: auto; }
 """
 """Global CSS of the pop-ups (the app loads it: a screen's own CSS would be scoped to it)."""
 
@@ -128,6 +130,10 @@ HELP_RULES = """\
 Bid the tricks you will take, then take them: spades are trump, follow the
 suit led if you can, and spades may not be led until one has been played."""
 
+HELP_RULES_ANY_LEAD = """\
+Bid the tricks you will take, then take them: spades are trump, follow the
+suit led if you can; spades may be led at any time."""
+
 HELP_KEYS = """\
 [b]←/→[/b]  move between cards or choices     [b]Enter[/b]  play / bid / confirm
 [b]A K Q J T 9..2[/b] then [b]S H D C[/b]  choose a card (10 is T or 0), Enter plays it
@@ -140,6 +146,36 @@ HELP_KEYS = """\
 Mouse: click a card to play or pick it, click a choice to make it.
 The game record is saved when the game ends and when you quit;
 continue a saved game with: spades play --resume FILE"""
+
+
+def house_rules_help(rules: Rules) -> list[str]:
+    """One line per house rule in play (``docs/spec/house-rules.md``); none under the rules of
+    ``rules.md``. The help lists them so the player knows what differs from plain Spades. Each
+    line fits the 80-column help box (74 characters after its bullet)."""
+    lines = []
+    if rules.players == 3:
+        lines.append("Three players, each for himself: 17 cards each (no 2♣), bids 0 to 17.")
+    if rules.jokers == "big_little":
+        lines.append("Jokers: BJ and LJ are the top spades (BJ, LJ, A♠ … 2♠); no 2♣ or 2♦.")
+    elif rules.jokers == "jjdd":
+        lines.append("Joker Joker Deuce Deuce: spades run BJ LJ 2♦ 2♠ A♠ … 3♠; no 2♥ or 2♣.")
+    if rules.jokers is not None:
+        lines.append("Type B then J for the Big Joker, L then J for the Little Joker.")
+    if rules.bidding == "suicide":
+        lines.append(f"Suicide: in each partnership one bids Nil, the other {rules.suicide_min} or more.")
+    elif rules.bidding == "whiz":
+        lines.append("Whiz: bid Nil or exactly the spades you hold (no spades: Nil).")
+    elif rules.bidding == "mirror":
+        lines.append("Mirror: every bid is the spades held, made for you (none: Nil).")
+    if rules.team_min_bid:
+        lines.append(f"Each partnership must bid {rules.team_min_bid} tricks or more in all.")
+    if rules.big_bid is not None:
+        lines.append(f"Big bid: a made contract of {rules.big_bid}+ scores 20 a trick, not 10.")
+    if rules.nil_tricks == "partner":
+        lines.append("A failed Nil's tricks count toward the partner's contract, not as bags.")
+    if rules.spades_lead == "any":
+        lines.append("Spades may be led at any time, broken or not.")
+    return lines
 
 
 def scoring_help(rules: Rules) -> str:
@@ -158,10 +194,11 @@ def scoring_help(rules: Rules) -> str:
         )
     if rules.blind_nil:
         k = rules.blind_nil_exchange
-        swap = f"; your partner passes you {k} cards and you pass {k} back" if k else ""
+        swap = f"; you and your partner swap {k} cards" if k and rules.teams else ""
         lines.append(f"Blind Nil (B, before you look): +/-{rules.blind_nil_bonus}{swap}.")
-    if rules.nil_allowed or rules.blind_nil:
-        lines.append("Tricks taken by a failed Nil or Blind Nil count as bags for the side.")
+    if (rules.nil_allowed or rules.blind_nil) and rules.nil_tricks == "bags":
+        side = "side" if rules.teams else "bidder"
+        lines.append(f"Tricks taken by a failed Nil or Blind Nil count as bags for the {side}.")
     return "\n".join(lines)
 
 
@@ -173,10 +210,29 @@ class HelpScreen(ModalScreen[None]):
         self.rules = rules if rules is not None else Rules()
 
     def compose(self) -> ComposeResult:
+        r = self.rules
+        house = house_rules_help(r)
+        rules = HELP_RULES_ANY_LEAD if r.spades_lead == "any" else HELP_RULES
+        if house:
+            rules += "\n[b]House rules[/b]\n" + "\n".join(f"• {line}" for line in house)
+        keys = HELP_KEYS.replace("0-13", f"0-{deck_of(r).max_bid}")
         with Vertical(classes="dialog", id="help"):
             yield Static("Spades — help", classes="title")
-            yield Static(f"{HELP_RULES}\n{scoring_help(self.rules)}\n\n{HELP_KEYS}", markup=True)
-            yield Static("Enter: close", classes="hint")
+            with VerticalScroll(id="help-body"):
+                yield Static(f"{rules}\n{scoring_help(r)}\n\n{keys}", markup=True)
+            yield Static("Enter: close · ↑↓ scroll", classes="hint")
+
+    def on_mount(self) -> None:
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """The body scrolls when the help is taller than the terminal (house rules add lines);
+        the title and the way out stay in sight."""
+        body = self.query_one("#help-body", VerticalScroll)
+        body.styles.max_height = max(3, self.app.size.height - 4)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -8,33 +8,49 @@ draws from the ``TableView`` it returns. No widget ever holds the ``Game``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
-from spades.cards import RANK_LETTERS, SUIT_SYMBOLS
+from spades.cards import BIG_JOKER, JOKER_TEXT, RANK_LETTERS, SUIT_SYMBOLS
+from spades.legal import Deck, deck_of, may_lead_spades, play_mask
 from spades.observation import BidView, Observation
 from spades.rules import Rules
 from spades.scoring import HandScore, SeatBid
 from spades.state import SUIT_NAMES, seat_name
 
-POSITIONS_4 = ("bottom", "left", "top", "right")
-POSITIONS_2 = ("bottom", "top")
+POSITIONS: Mapping[int, tuple[str, ...]] = {
+    4: ("bottom", "left", "top", "right"),
+    3: ("bottom", "left", "right"),
+    2: ("bottom", "top"),
+}
+"""Where each seat sits on screen, clockwise from the player, who is always at the bottom."""
 
 
 def card_label(card: int) -> str:
-    """How a card looks on screen: ``A♠``, ``10♥``."""
+    """How a card looks on screen: ``A♠``, ``10♥``, and ``BJ``/``LJ`` for the jokers (their
+    record text, which is also what the player types: ``B`` then ``J``)."""
+    if card >= 52:
+        return JOKER_TEXT[card]
     rank = card % 13
     return ("10" if rank == 8 else RANK_LETTERS[rank]) + SUIT_SYMBOLS[card // 13]
 
 
 def is_red(card: int) -> bool:
-    return card // 13 in (1, 2)
+    """Printed in red: hearts, diamonds (the jjdd 2♦ too, though it plays as a spade) and the
+    Big Joker, as on the physical cards."""
+    return card == BIG_JOKER or (card < 52 and card // 13 in (1, 2))
+
+
+def hand_order(deck: Deck, cards: Iterable[int]) -> list[int]:
+    """A hand as the player holds it: by suit in play (spades, hearts, diamonds, clubs), each
+    suit from its strongest card in a trick down. The jokers and the jjdd 2♦ sit with the
+    spades in trump order: BJ LJ 2♦ 2♠ A♠ … 3♠."""
+    return sorted(cards, key=lambda c: (deck.suit_of[c], -deck.trick_keys[deck.suit_of[c]][c]))
 
 
 def position(seat: int, human: int, players: int) -> str:
-    rel = (seat - human) % players
-    return POSITIONS_4[rel] if players == 4 else POSITIONS_2[rel]
+    return POSITIONS[players][(seat - human) % players]
 
 
 def bid_text(bid: BidView) -> str:
@@ -74,6 +90,9 @@ class CardView:
     legal: bool
     received: bool
     """Passed to the player in this hand's exchange."""
+    suit: int
+    """The card's suit in play, which the hand groups it under: a joker, and the 2♦ of
+    ``jjdd``, are spades."""
 
     @property
     def label(self) -> str:
@@ -119,6 +138,11 @@ class TableView:
     can_blind: bool
     spades_broken: bool
     my_turn: bool
+    tricks_per_hand: int = 13
+    """Tricks in a hand (17 with three players): "Trick 5 of 17"."""
+    max_bid: int = 13
+    jokers: bool = False
+    """The deck holds the two jokers (their keys, B J and L J, are live)."""
 
     def seat_at(self, where: str) -> SeatView | None:
         return next((s for s in self.seats if s.position == where), None)
@@ -176,15 +200,15 @@ def refusal(obs: Observation, card: int) -> str | None:
     hand = obs.hand
     if hand is None or card not in hand:
         return f"You do not hold {card_label(card)}."
-    suit = card // 13
+    deck = deck_of(obs.rules)
     lead = obs.lead_suit
-    if lead is not None:
-        if suit != lead and hand.suit(lead):
-            return f"You must follow suit: play {SUIT_NAMES[lead]} {SUIT_SYMBOLS[lead]}."
+    may_lead = may_lead_spades(obs.rules, obs.spades_broken)
+    if play_mask(deck, hand.mask, -1 if lead is None else lead, may_lead) >> card & 1:
         return None
-    if suit == 0 and not obs.spades_broken and len(hand.suit(0)) != len(hand):
-        return "Spades are not broken yet: lead another suit."
-    return None
+    trump = f" ({card_label(card)} is a spade)" if card >= 52 or deck.suit_of[card] != card // 13 else ""
+    if lead is not None:
+        return f"You must follow suit{trump}: play {SUIT_NAMES[lead]} {SUIT_SYMBOLS[lead]}."
+    return f"Spades are not broken yet{trump}: lead another suit."
 
 
 def _shown_trick(obs: Observation) -> TrickShown | None:
@@ -209,11 +233,12 @@ def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, st
     ``names`` maps each seat to who sits there (the person's name or a bot's spec).
     """
     n, me, r = obs.players, obs.seat, obs.rules
+    deck = deck_of(r)
     my_turn = obs.my_turn
     legal_play = {a.card for a in legal if isinstance(a, Play)}
     can_look = any(isinstance(a, Look) for a in legal)
     can_blind = any(isinstance(a, Bid) and a.blind for a in legal)
-    bids = [a for a in legal if isinstance(a, Bid) and not a.blind]
+    bids = sorted((a for a in legal if isinstance(a, Bid) and not a.blind), key=lambda b: b.tricks)
     seats = tuple(
         SeatView(
             seat=s,
@@ -232,9 +257,12 @@ def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, st
     hand: tuple[CardView, ...] = ()
     face_down = 0
     if obs.hand is not None:
-        hand = tuple(CardView(c, c in legal_play, bool(received >> c & 1)) for c in obs.hand)
+        hand = tuple(
+            CardView(c, c in legal_play, bool(received >> c & 1), deck.suit_of[c])
+            for c in hand_order(deck, obs.hand)
+        )
     elif obs.phase == "bid":
-        face_down = 13
+        face_down = deck.hand_size
     partner = r.partner_of(me) if r.teams else None
     mover = obs.to_move
     mover_name = _who(mover, me, n) if mover is not None else ""
@@ -266,7 +294,10 @@ def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, st
             if partner is not None and obs.bids[partner] is None:
                 partner_bid = ""
             nil = ", N for Nil" if any(b.tricks == 0 for b in bids) else ""
-            prompt = f"Your bid: ←→ or type a number{nil}, Enter to bid.{partner_bid}"
+            note = bid_rule_note(obs, [b.tricks for b in bids])
+            if note and r.bidding == "suicide":
+                partner_bid = ""  # the note says what the partner's bid leaves
+            prompt = f"Your bid: ←→ or type a number{nil}, Enter to bid.{partner_bid}{note}"
         elif my_turn and not obs.looked:
             mode = "bid"
             choices = (Choice("look", "Look at my cards"),) + (
@@ -304,7 +335,7 @@ def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, st
             lead = obs.lead_suit
             if lead is None:
                 what = "Your lead"
-            elif any(c.card // 13 == lead for c in hand):
+            elif any(c.suit == lead for c in hand):
                 what = f"Your turn: follow {SUIT_NAMES[lead]} {SUIT_SYMBOLS[lead]}"
             else:
                 what = f"Your turn: no {SUIT_NAMES[lead]}, play any card"
@@ -314,6 +345,8 @@ def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, st
         if not obs.trick and obs.tricks:
             won = obs.tricks[-1].winner
             prompt = f"{_who(won, me, n)} won trick {len(obs.tricks)}. " + prompt
+        elif r.bidding == "mirror" and not obs.tricks:  # the first trick: say where the bids came from
+            prompt = f"Mirror: every bid is the spades held; yours is {bid_text(obs.bids[me])}. " + prompt
     else:
         prompt = ""
     return TableView(
@@ -336,7 +369,37 @@ def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, st
         can_blind=can_blind,
         spades_broken=obs.spades_broken,
         my_turn=my_turn,
+        tricks_per_hand=deck.hand_size,
+        max_bid=deck.max_bid,
+        jokers=r.jokers is not None,
     )
+
+
+def bid_rule_note(obs: Observation, allowed: Sequence[int]) -> str:
+    """Why the bids offered are these, when a house rule narrows them: `` Suicide: Nil or 4+.``
+    Empty under the free bidding of ``rules.md``. ``allowed`` are the engine's legal bids
+    (0 = Nil), so the note never promises a bid the engine would refuse."""
+    r = obs.rules
+    numbers = [b for b in allowed if b > 0]
+    low = min(numbers, default=0)
+    if r.bidding == "suicide":
+        mate = obs.bids[(obs.seat + 2) % 4]
+        if mate is None:
+            return f" Suicide: Nil or {low}+ (your partner must then bid the other)."
+        if 0 not in allowed:
+            return f" Suicide: your partner bid {bid_text(mate)}, so you bid {low} or more."
+        return f" Suicide: your partner bid {bid_text(mate)}, so you bid Nil."
+    if r.bidding == "whiz":
+        if not numbers:
+            return " Whiz: you hold no spades, so you bid Nil."
+        return f" Whiz: Nil or {numbers[0]}, the spades you hold."
+    if r.team_min_bid and r.teams:
+        mate = obs.bids[(obs.seat + 2) % 4]
+        if mate is None:
+            return f" Your side must bid {r.team_min_bid} or more in all."
+        least = "Nil" if 0 in allowed else str(low)
+        return f" Your side must bid {r.team_min_bid} or more in all: you bid {least} or more."
+    return ""
 
 
 # ---------------------------------------------------------------------- the score sheet

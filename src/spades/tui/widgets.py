@@ -1,7 +1,7 @@
 """The table's widgets. Each draws one part of a ``TableView`` and knows nothing of the game.
 
 The hand and the choice bar are single widgets that lay out their own cells, so that 13 to
-16 cards fit in 80 columns and a click maps to a card by its column.
+17 cards fit in 80 columns and a click maps to a card by its column.
 """
 
 from __future__ import annotations
@@ -115,12 +115,13 @@ class HandView(Widget):
     def cells(self) -> list[_Cell]:
         """Where each card sits: suits apart by one column, cards by one when there is room."""
         count = len(self.cards) or self.face_down
-        suits = [c.card // 13 for c in self.cards] if self.cards else [0] * count
+        suits = [c.suit for c in self.cards] if self.cards else [0] * count
         breaks = sum(1 for a, b in itertools.pairwise(suits) if a != b)
         width = self.size.width or 80
         sizes = (7, 6, 5, 4) if width >= WIDE else (4,)  # a wide terminal gets bigger cards
         cell = next((c for c in sizes if count * (c + 1) - 1 + breaks <= width), 3)
-        # 3: 14 to 16 cards during an exchange on 80 columns: narrower cards, still apart
+        # 3: 14 to 16 cards during an exchange, or 17 with three players, on 80 columns:
+        # narrower cards, still apart
         gap = 1 if count * (cell + 1) - 1 + breaks <= width else 0
         total = count * cell + (count - 1) * gap + breaks
         x = max(0, (width - total) // 2)
@@ -318,13 +319,13 @@ class TrickArea(Widget):
                 winner = next(s for s in v.seats if s.seat == self.trick.winner)
                 caption = f"Trick {self.trick.number}: {'you' if winner.is_human else winner.name} won it"
             else:
-                caption = f"Trick {self.trick.number} of 13"
+                caption = f"Trick {self.trick.number} of {v.tricks_per_hand}"
         elif v.phase == "bid":
             caption = "Bidding"
         elif v.phase == "exchange":
             caption = "Blind Nil exchange"
         elif v.phase == "play":
-            caption = "Trick 1 of 13"
+            caption = f"Trick 1 of {v.tricks_per_hand}"
         if v.spades_broken and v.phase == "play":
             caption += " · spades broken"
         if caption:

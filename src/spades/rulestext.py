@@ -1,0 +1,46 @@
+"""Rules as a person types them on a command line: a preset name or a JSON object.
+
+One parser for every command that takes ``--rules`` (``spades play``, ``spades match``, the
+benches), so a preset name, a house-rule option and a typo mean the same everywhere and are
+refused with the same one-line message naming the option.
+"""
+
+from __future__ import annotations
+
+import json
+
+from spades.errors import InvalidRules
+from spades.rules import Rules
+
+
+def parse_rules_text(text: str | None, *, target: int | None = None, option: str = "--rules") -> Rules:
+    """Rules from ``text``: a preset (``cutthroat3``) or a JSON object of rule options on top
+    of a preset (``{"preset": "jokers", "jokers": "jjdd"}``); ``None`` is ``standard``.
+
+    ``target``, when given, overrides the rules' target (``--target``). Every refusal is one
+    ``InvalidRules`` line starting with ``option``: what was wrong, and where."""
+    spec: str | dict[str, object] | None = None
+    if text is not None:
+        stripped = text.strip()
+        if stripped.startswith(("{", "[")):  # JSON (an array is refused as such)
+            try:
+                loaded = json.loads(stripped)
+            except json.JSONDecodeError as e:
+                raise InvalidRules(f"{option}: unreadable JSON at column {e.colno}: {e.msg}") from None
+            if not isinstance(loaded, dict):
+                raise InvalidRules(f"{option}: JSON must be an object of rule options")
+            spec = loaded
+        elif not stripped:
+            raise InvalidRules(f"{option}: empty (give a preset name or a JSON object)")
+        else:
+            spec = stripped
+    try:
+        rules = Rules.from_spec(spec)
+    except InvalidRules as e:
+        raise InvalidRules(f"{option}: {e}") from None
+    if target is not None:
+        try:
+            rules = rules.replace(target=target)
+        except InvalidRules as e:
+            raise InvalidRules(f"--target: {e}") from None
+    return rules
