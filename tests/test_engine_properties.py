@@ -581,7 +581,6 @@ def test_random_games_follow_the_rules(table: str) -> None:
     @settings(
         max_examples=SHORT_GAMES[table],
         deadline=None,
-        database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     @given(rules=rule_sets(table), seed=st.integers(0, 2**32))

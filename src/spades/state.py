@@ -175,7 +175,7 @@ _S3: Final = _SUIT_CARDS[3]
 _BIT: Final = tuple(1 << c for c in range(54))
 _NON_SPADES: Final = FULL_DECK & ~SPADE_MASK
 _TRICK_KEYS: Final = tuple(
-    tuple(c + 100 if c < 13 else (c if c // 13 == lead else -1) for c in range(52)) for lead in range(4)
+    tuple(c + 100 if c < 13 else (c % 13 if c // 13 == lead else -1) for c in range(52)) for lead in range(4)
 )
 """Per led suit, each card's strength in the trick: spades above the led suit, others -1.
 The standard deck's ``legal.Deck.trick_keys`` (``tests/test_legal.py`` holds them equal)."""
