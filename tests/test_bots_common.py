@@ -10,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from presets import CLASSIC_PRESETS
 from spades import record
 from spades.actions import Action, PassCard, PassCards
 from spades.bots import make_bot
@@ -36,6 +35,20 @@ def _expert_available() -> bool:
 
 BOTS = ["random", "heuristic", "heuristic:nil=false,aggression=0.5"]
 SHORT = {"target": 120, "lose_at": -120}
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    *((name, {}) for name in sorted(PRESETS)),
+    ("jokers", {"jokers": "jjdd"}),
+    ("standard", {"spades_lead": "any"}),
+    ("cutthroat3", {"spades_lead": "any"}),
+    ("bicycle", {"jokers": "big_little", "spades_lead": "any"}),
+    ("standard", {"big_bid": 10, "nil_tricks": "partner"}),
+    ("hoyle", {"team_min_bid": 4}),
+    ("suicide", {"suicide_min": 3}),
+]
+"""Every preset, and the house rules no preset names (jjdd, spades_lead, big_bid, nil_tricks,
+team_min_bid) on top of some of them."""
+VARIANT_IDS = [name + "".join(f"-{k}={v}" for k, v in extra.items()) for name, extra in VARIANTS]
 
 
 def short_rules(preset: str, **extra: Any) -> Rules:
@@ -65,19 +78,32 @@ def checked_game(rules: Rules, specs: list[str], seed: int, max_hands: int) -> G
     return game
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize(("preset", "extra"), VARIANTS, ids=VARIANT_IDS)
+@pytest.mark.parametrize("bot", BOTS)
+def test_bots_choose_only_legal_actions_in_every_rule_set(
+    preset: str, extra: dict[str, Any], bot: str
+) -> None:
+    rules = short_rules(preset, **extra)
+    game = checked_game(rules, [bot, "random"], 7, max_hands=3)
+    assert len(game.scores) >= 1
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    preset=st.sampled_from(CLASSIC_PRESETS),
+    variant=st.sampled_from(VARIANTS),
     seed=st.integers(0, 10_000),
     bot=st.sampled_from(BOTS),
     behind=st.sampled_from([None, 50]),
 )
-def test_bots_choose_only_legal_actions(preset: str, seed: int, bot: str, behind: int | None) -> None:
-    extra: dict[str, Any] = {}
+def test_bots_choose_only_legal_actions(
+    variant: tuple[str, dict[str, Any]], seed: int, bot: str, behind: int | None
+) -> None:
+    preset, extra = variant
+    extra = dict(extra)
     if behind is not None and PRESETS[preset].blind_nil:
         extra["blind_nil_behind"] = behind
     rules = short_rules(preset, **extra)
-    game = checked_game(rules, [bot, "random"], seed, max_hands=6)
+    game = checked_game(rules, [bot, "random"], seed, max_hands=4)
     assert len(game.scores) >= 1
 
 
@@ -89,9 +115,10 @@ def test_heuristic_legal_with_min_bid_and_without_blind_nil(seed: int, min_bid: 
 
 
 @pytest.mark.skipif(not _expert_available(), reason="expert bot not available in this build")
-@pytest.mark.parametrize("preset", CLASSIC_PRESETS)
-def test_expert_chooses_only_legal_actions(preset: str) -> None:
-    checked_game(short_rules(preset), [CHEAP_EXPERT, "heuristic"], 3, max_hands=1)
+@pytest.mark.parametrize(("preset", "extra"), VARIANTS, ids=VARIANT_IDS)
+def test_expert_chooses_only_legal_actions(preset: str, extra: dict[str, Any]) -> None:
+    game = checked_game(short_rules(preset, **extra), [CHEAP_EXPERT, "heuristic"], 3, max_hands=1)
+    assert len(game.scores) == 1
 
 
 # ---------------------------------------------------------------------- no hidden state
@@ -114,7 +141,7 @@ def _reachable(value: Any, seen: set[int]) -> list[Any]:
 
 
 @settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 10_000), preset=st.sampled_from(CLASSIC_PRESETS))
+@given(seed=st.integers(0, 10_000), preset=st.sampled_from(sorted(PRESETS)))
 def test_observation_holds_no_reference_to_the_game(seed: int, preset: str) -> None:
     game = Game(PRESETS[preset], seed=seed)
     bots = [make_bot("random", seed=s) for s in range(game.n)]

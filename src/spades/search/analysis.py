@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from spades.cards import card_text
 from spades.errors import SpadesError
+from spades.legal import deck_of, may_lead_spades
 from spades.rules import Rules
 from spades.scoring import SeatBid
 from spades.search._jit import trick_winner
@@ -80,9 +81,13 @@ def analyse_log(
     stakes: HandStakes | None = None,
     score_solver: ScoreSolver | None = None,
     on_play: Callable[[], None] | None = None,
+    *,
+    lead_any: bool = False,
 ) -> HandAnalysis:
     """Analyse the cards played in one hand's log (dealt hands, exchanges, plays); with
-    ``stakes``, by the hand's score rather than by tricks."""
+    ``stakes``, by the hand's score (``payoff_table``, built from ``scoring.score_hand``)
+    rather than by tricks. ``lead_any``: spades may be led at any time (``spades_lead``), which
+    the solvers see as spades broken from the start."""
     solver = solver or Solver()
     hands = list(log.dealt)
     if len(hands) != 4:
@@ -96,7 +101,7 @@ def analyse_log(
         score_solver = score_solver or ScoreSolver()
     leader = (log.dealer + 1) % 4
     trick: list[int] = []
-    broken = False
+    broken = lead_any
     won = [0, 0]  # per side, tricks so far
     seat_won = [0, 0, 0, 0]
     out: list[PlayAnalysis] = []
@@ -153,6 +158,12 @@ def analyse_game(
     each card is analysed (a progress bar: a hand with a live Nil can take minutes by score)."""
     if game.n != 4 or not game.rules.teams:
         raise SpadesError("double-dummy analysis needs a four-player partnership game")
+    if not deck_of(game.rules).standard:
+        raise SpadesError(
+            f"double-dummy analysis needs the 52-card deck (jokers = {game.rules.jokers}); "
+            "its solvers are built for it"
+        )
+    lead_any = may_lead_spades(game.rules, False)
     solver = solver or Solver()
     score_solver = ScoreSolver() if score else None
     out = []
@@ -172,7 +183,7 @@ def analyse_game(
                 tuple(before.totals) if before else (0, 0),
                 tuple(before.bags) if before else (0, 0),
             )
-        out.append(analyse_log(log, solver, i + 1, stakes, score_solver, on_play))
+        out.append(analyse_log(log, solver, i + 1, stakes, score_solver, on_play, lead_any=lead_any))
         if len(log.plays) == 52:
             done += 1
     return out
