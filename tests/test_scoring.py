@@ -1,4 +1,5 @@
-"""Scoring: every worked example of rules.md and the seeds, and an independent recomputation."""
+"""Scoring: every worked example of rules.md and the seeds, worked examples of the house rules
+(big_bid, nil_tricks, three players), and an independent recomputation."""
 
 from __future__ import annotations
 
@@ -123,11 +124,91 @@ def test_game_end_tie_means_another_hand_and_lose_at() -> None:
     assert game_winner(STD.replace(target=200), [200, 0]) == 0
 
 
+# ---------------------------------------------------------------------- house rules
+def test_big_bid_ten_for_two_hundred() -> None:
+    big = STD.replace(big_bid=10)
+    made = team_hand(big, (SeatBid(6), SeatBid(4)), (6, 4))
+    assert (made.points[0], made.bags[0], made.contracts[0]) == (200, 0, 10)
+    over = team_hand(big, (SeatBid(6), SeatBid(4)), (7, 5))  # 12 of 13: two bags
+    assert (over.points[0], over.bags[0]) == (202, 2)
+    under_the_mark = team_hand(big, (SeatBid(5), SeatBid(4)), (6, 4))  # 9 bid: as usual
+    assert (under_the_mark.points[0], under_the_mark.bags[0]) == (91, 1)
+    assert team_hand(big, (SeatBid(6), SeatBid(4)), (5, 4)).points[0] == -100  # set: minus
+    zero = big.replace(set_penalty="zero")
+    assert team_hand(zero, (SeatBid(6), SeatBid(4)), (5, 4)).points[0] == 0
+    twelve = STD.replace(big_bid=12)
+    assert team_hand(twelve, (SeatBid(7), SeatBid(4)), (7, 4)).points[0] == 110  # 11 < 12
+    assert team_hand(twelve, (SeatBid(8), SeatBid(4)), (8, 4)).points[0] == 240
+    # Bags as usual: 10 bags in hand from before, the two overtricks cost the penalty.
+    penalised = team_hand(big, (SeatBid(6), SeatBid(4)), (7, 5), bags=9)
+    assert (penalised.points[0], penalised.bags[0], penalised.penalties[0]) == (202 - 100, 1, 1)
+
+
+def test_big_bid_for_a_solo_player() -> None:
+    solo = PRESETS["bicycle"].replace(big_bid=10)
+    s = score_hand(
+        solo, 0, [SeatBid(10), SeatBid(1), SeatBid(1), SeatBid(1)], [11, 1, 1, 0], [0] * 4, [0] * 4
+    )
+    assert s.points == (201, 10, 10, 0)
+    assert s.bags == (1, 0, 0, 0)
+
+
+def test_nil_tricks_partner_completes_the_contract() -> None:
+    partner = STD.replace(nil_tricks="partner")
+    # North bids 4 and takes 2, South's failed Nil takes 2: the contract is made, no bags.
+    s = team_hand(partner, (SeatBid(4), NIL), (2, 2))
+    assert (s.points[0], s.bags[0]) == (40 - 100, 0)
+    # The same hand under rules.md: North is set, South's tricks are bags.
+    s = team_hand(STD, (SeatBid(4), NIL), (2, 2))
+    assert (s.points[0], s.bags[0]) == (-40 - 100 + 2, 2)
+    # Tricks over the contract are bags as usual: 3 + 3 against 4.
+    s = team_hand(partner, (SeatBid(4), NIL), (3, 3))
+    assert (s.points[0], s.bags[0]) == (42 - 100, 2)
+    # Still short with the Nil's tricks: set.
+    s = team_hand(partner, (SeatBid(5), NIL), (2, 2))
+    assert (s.points[0], s.bags[0]) == (-50 - 100, 0)
+    # A Blind Nil's tricks go the same way; a made Nil takes nothing to give.
+    s = team_hand(partner, (BLIND, SeatBid(3)), (1, 2))
+    assert (s.points[0], s.bags[0]) == (30 - 200, 0)
+    s = team_hand(partner, (NIL, SeatBid(3)), (0, 5))
+    assert (s.points[0], s.bags[0]) == (32 + 100, 2)
+
+
+def test_nil_tricks_partner_with_big_bid() -> None:
+    both = STD.replace(nil_tricks="partner", big_bid=10)
+    s = team_hand(both, (SeatBid(10), NIL), (8, 2))  # the Nil's 2 tricks complete the 10
+    assert (s.points[0], s.bags[0]) == (200 - 100, 0)
+
+
+def test_nil_tricks_partner_when_both_bid_nil() -> None:
+    partner = STD.replace(nil_tricks="partner")
+    for (a, b), expected in [((0, 0), 200), ((1, 1), -200 + 2), ((0, 2), 0 + 2)]:
+        s = team_hand(partner, (NIL, NIL), (a, b))
+        assert (s.points[0], s.bags[0], s.contracts[0]) == (expected, a + b, 0), (a, b)
+
+
+def test_three_players_score_each_for_himself() -> None:
+    three = PRESETS["cutthroat3"]
+    s = score_hand(three, 2, [SeatBid(5), NIL, SeatBid(6)], [7, 0, 10], [0] * 3, [0] * 3)
+    assert s.contracts == (5, 0, 6)
+    assert s.points == (52, 100, 64)
+    assert s.bags == (2, 0, 4)
+    assert s.totals == (52, 100, 64)
+    # 17 tricks: a bid of 17 made; a failed Blind Nil's tricks are his own bags.
+    s = score_hand(three, 0, [SeatBid(17), SeatBid(0, True), SeatBid(1)], [16, 1, 0], [10, 0, 0], [9, 9, 0])
+    assert s.points == (-170, -200 + 1 - 100, -10)
+    assert s.bags == (9, 0, 0)
+    assert s.totals == (-160, -299, -10)
+    s = score_hand(three, 0, [SeatBid(17), NIL, NIL], [17, 0, 0], [0] * 3, [0] * 3)
+    assert s.points == (170, 100, 100)
+
+
 # ---------------------------------------------------------------------- an independent model
 def reference_score(
     rules: Rules, bids: list[SeatBid], tricks: list[int], bags_before: list[int]
 ) -> tuple[list[int], list[int]]:
-    """rules.md's scoring written from the text, seat by seat, for comparison."""
+    """rules.md's scoring written from the text, seat by seat, with house-rules.md's
+    ``big_bid`` and ``nil_tricks``, for comparison."""
     sides = [[0, 2], [1, 3]] if rules.teams else [[s] for s in range(rules.players)]
     points, bags = [], []
     for side, seats in enumerate(sides):
@@ -135,16 +216,20 @@ def reference_score(
         contract = sum(bids[s].tricks for s in number)
         made = sum(tricks[s] for s in number)
         p, new_bags = 0, 0
-        if contract:
-            if made >= contract:
-                p, new_bags = 10 * contract + made - contract, made - contract
-            elif rules.set_penalty == "minus":
-                p = -10 * contract
         for s in seats:
             if bids[s].tricks == 0:
                 bonus = rules.blind_nil_bonus if bids[s].blind else rules.nil_bonus
-                p += bonus if tricks[s] == 0 else tricks[s] - bonus
-                new_bags += tricks[s]
+                p += bonus if tricks[s] == 0 else -bonus
+                if contract and rules.nil_tricks == "partner":
+                    made += tricks[s]
+                else:
+                    p, new_bags = p + tricks[s], new_bags + tricks[s]
+        if contract:
+            if made >= contract:
+                per_trick = 20 if rules.big_bid is not None and contract >= rules.big_bid else 10
+                p, new_bags = p + per_trick * contract + made - contract, new_bags + made - contract
+            elif rules.set_penalty == "minus":
+                p -= 10 * contract
         count = bags_before[side] + new_bags
         if rules.bags == "carry":
             while count >= rules.bag_limit:
@@ -156,41 +241,45 @@ def reference_score(
     return points, bags
 
 
-seat_bids = st.one_of(st.builds(SeatBid, st.integers(0, 13)), st.just(BLIND))
+seat_bids = st.one_of(st.builds(SeatBid, st.integers(0, 17)), st.just(BLIND))
 
 
 @st.composite
-def deals_of_tricks(draw: st.DrawFn, players: int) -> list[int]:
-    cuts = sorted(draw(st.lists(st.integers(0, 13), min_size=players - 1, max_size=players - 1)))
-    edges = [0, *cuts, 13]
+def deals_of_tricks(draw: st.DrawFn, players: int, total: int = 13) -> list[int]:
+    cuts = sorted(draw(st.lists(st.integers(0, total), min_size=players - 1, max_size=players - 1)))
+    edges = [0, *cuts, total]
     return [edges[i + 1] - edges[i] for i in range(players)]
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    preset=st.sampled_from(["standard", "hoyle", "bicycle"]),
-    bids=st.lists(seat_bids, min_size=4, max_size=4),
-    tricks=deals_of_tricks(4),
-    bags=st.lists(st.integers(0, 30), min_size=4, max_size=4),
-    mode=st.sampled_from(["carry", "reset", "off"]),
-    limit=st.integers(1, 15),
-    penalty=st.integers(0, 300),
-    set_penalty=st.sampled_from(["minus", "zero"]),
-)
+@st.composite
+def hands_to_score(draw: st.DrawFn) -> tuple[Rules, list[SeatBid], list[int]]:
+    """A rule set (every side shape, the house rules' scoring options on or off), the bids and
+    the tricks of one hand."""
+    preset = draw(st.sampled_from(["standard", "hoyle", "bicycle", "cutthroat3", "suicide", "jokers"]))
+    rules = PRESETS[preset].replace(
+        bags=draw(st.sampled_from(["carry", "reset", "off"])),
+        bag_limit=draw(st.integers(1, 15)),
+        bag_penalty=draw(st.integers(0, 300)),
+        set_penalty=draw(st.sampled_from(["minus", "zero"])),
+        big_bid=draw(st.one_of(st.none(), st.integers(10, 13))),
+    )
+    if rules.teams:
+        rules = rules.replace(nil_tricks=draw(st.sampled_from(["bags", "partner"])))
+    n, size = rules.players, 17 if rules.players == 3 else 13
+    bids = draw(st.lists(seat_bids.filter(lambda b: b.tricks <= size), min_size=n, max_size=n))
+    return rules, bids, draw(deals_of_tricks(n, size))
+
+
+@settings(max_examples=400, deadline=None)
+@given(hand=hands_to_score(), bags=st.lists(st.integers(0, 30), min_size=4, max_size=4))
 def test_score_hand_matches_the_reference(
-    preset: str,
-    bids: list[SeatBid],
-    tricks: list[int],
-    bags: list[int],
-    mode: str,
-    limit: int,
-    penalty: int,
-    set_penalty: str,
+    hand: tuple[Rules, list[SeatBid], list[int]], bags: list[int]
 ) -> None:
-    rules = PRESETS[preset].replace(bags=mode, bag_limit=limit, bag_penalty=penalty, set_penalty=set_penalty)
+    rules, bids, tricks = hand
     sides = rules.sides
     s = score_hand(rules, 0, bids, tricks, [0] * sides, bags[:sides])
     points, new_bags = reference_score(rules, bids, tricks, bags[:sides])
     assert list(s.points) == points
     assert list(s.bags) == new_bags
     assert list(s.totals) == points
+    assert list(s.tricks) == tricks
