@@ -63,7 +63,13 @@ def recompute(folder: Path) -> dict[str, float]:
 
 @pytest.mark.parametrize(
     ("rules", "kind"),
-    [(Rules(target=150), "games"), (Rules(), "hands"), (PRESETS["bicycle"].replace(target=100), "games")],
+    [
+        (Rules(target=150), "games"),
+        (Rules(), "hands"),
+        (PRESETS["bicycle"].replace(target=100), "games"),
+        (PRESETS["cutthroat3"].replace(target=120), "games"),
+        (PRESETS["jokers"], "hands"),
+    ],
 )
 def test_report_matches_the_saved_records(tmp_path: Path, rules: Rules, kind: str) -> None:
     count = {"games": 4} if kind == "games" else {"hands": 3}
@@ -98,6 +104,32 @@ def test_two_player_seats_alternate() -> None:
     assert [a_seats_of(PRESETS["two_player"], t.swapped) for t in tasks] == [(0,), (1,), (0,), (1,)]
     rep = run_match("heuristic", "random", PRESETS["two_player"], hands=2, jobs=1)
     assert rep["games"] == 4 and rep["hands"] == 4
+
+
+def test_three_players_rotate_a_through_every_seat(tmp_path: Path) -> None:
+    """Each for himself with three: A holds one seat against two B's, and in duplicate each
+    deal sequence is played three times with A's seat rotating, on the same cards."""
+    rules = PRESETS["cutthroat3"]
+    tasks = tasks_for("heuristic", "random", rules, hands=2)
+    assert [a_seats_of(rules, t.swapped, t.rotation) for t in tasks] == [(0,), (1,), (2,)] * 2
+    assert [t.deal for t in tasks] == [0, 0, 0, 1, 1, 1]
+    rep = run_match("heuristic", "random", rules, hands=1, jobs=1, out=tmp_path)
+    assert rep["games"] == 3 and rep["hands"] == 3 and rep["players"] == 3
+    runs = [record.load(p) for p in sorted(tmp_path.glob("deal00000-r*.json"))]
+    assert [r.extra["match"]["a_seats"] for r in runs] == [[0], [1], [2]]
+    assert all(r.game.logs[0].dealt == runs[0].game.logs[0].dealt for r in runs)
+
+
+@pytest.mark.parametrize("preset", sorted(set(PRESETS) - {"standard", "bicycle", "hoyle", "two_player"}))
+def test_cli_match_runs_on_every_house_preset(preset: str) -> None:
+    """``spades match random heuristic --rules P --games 2`` completes for each house preset."""
+    result = CliRunner().invoke(
+        cli, ["match", "random", "heuristic", "--rules", preset, "--games", "2", "-j", "1", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    rep = json.loads(result.output)
+    assert rep["games"] >= 2 and rep["hands"] >= rep["games"]
+    assert rep["sides"]["a"]["faults"] == rep["sides"]["b"]["faults"] == 0
 
 
 def test_parallel_and_serial_agree() -> None:

@@ -3,7 +3,9 @@ which bot is stronger and by how much.
 
 Side A sits at seats 0 and 2 (one partnership, or in solo and two-player games the even
 seats), side B at the odd seats. In a duplicate match every deal sequence is played twice,
-the second time with the sides swapped, so the luck of the cards cancels. The deals of a
+the second time with the sides swapped, so the luck of the cards cancels. With three players
+(each for himself) A plays one seat against two B's, and a duplicate deal sequence is played
+three times, A's seat rotating through all three, so A holds every hand of every deal once. The deals of a
 sequence come from a random source seeded by the match seed and the sequence number alone,
 independent of the play, so both runs see the same cards hand for hand.
 """
@@ -46,6 +48,8 @@ class Task:
     single_hand: bool
     out: str | None = None
     max_hands: int = MAX_HANDS
+    rotation: int = 0
+    """Three players: side A's one seat."""
 
 
 @dataclass(slots=True)
@@ -89,8 +93,11 @@ class GameResult:
     path: str | None = None
 
 
-def a_seats_of(rules: Rules, swapped: bool) -> tuple[int, ...]:
-    """Seats of side A: the even seats, or the odd ones when the sides are swapped."""
+def a_seats_of(rules: Rules, swapped: bool, rotation: int = 0) -> tuple[int, ...]:
+    """Seats of side A: the even seats, or the odd ones when the sides are swapped; with
+    three players the one seat ``rotation`` (an odd count of seats has no even split)."""
+    if rules.players == 3:
+        return (rotation % 3,)
     first = 1 if swapped else 0
     return tuple(range(first, rules.players, 2))
 
@@ -100,8 +107,9 @@ def deal_rng(seed: int, deal: int) -> random.Random:
     return random.Random(f"spades-match:{seed}:{deal}")
 
 
-def bot_seed(seed: int, deal: int, seat: int, swapped: bool) -> int:
-    return random.Random(f"spades-bot:{seed}:{deal}:{seat}:{int(swapped)}").getrandbits(32)
+def bot_seed(seed: int, deal: int, seat: int, swapped: bool, rotation: int = 0) -> int:
+    turn = f":r{rotation}" if rotation else ""
+    return random.Random(f"spades-bot:{seed}:{deal}:{seat}:{int(swapped)}{turn}").getrandbits(32)
 
 
 def sides_of(rules: Rules, seats: Sequence[int]) -> list[int]:
@@ -150,11 +158,12 @@ def _describe_failure(task: Task, seat: int, spec: str, err: Exception) -> Spade
 def play_task(task: Task) -> GameResult:
     """Play one game (or one hand) of a match; a top-level function so workers can run it."""
     rules = Rules.from_spec(task.rules)
-    a_seats = a_seats_of(rules, task.swapped)
+    a_seats = a_seats_of(rules, task.swapped, task.rotation)
     b_seats = tuple(s for s in range(rules.players) if s not in a_seats)
     specs = [task.a if s in a_seats else task.b for s in range(rules.players)]
     bots: list[Bot] = [
-        make_bot(specs[s], seed=bot_seed(task.seed, task.deal, s, task.swapped)) for s in range(rules.players)
+        make_bot(specs[s], seed=bot_seed(task.seed, task.deal, s, task.swapped, task.rotation))
+        for s in range(rules.players)
     ]
     game = Game(rules, rng=deal_rng(task.seed, task.deal))
     ms: list[list[float]] = [[] for _ in range(rules.players)]
@@ -189,13 +198,22 @@ def play_task(task: Task) -> GameResult:
         side.decisions += len(ms[s])
         (res.ms_a if s in a_seats else res.ms_b).extend(ms[s])
     if task.out is not None:
-        name = f"deal{task.deal:05d}-{'ba' if task.swapped else 'ab'}.json"
+        run = f"r{task.rotation}" if rules.players == 3 else ("ba" if task.swapped else "ab")
+        name = f"deal{task.deal:05d}-{run}.json"
         path = Path(task.out) / name
         # "A heuristic (North)": partners play the same spec, so the seat tells them apart in replays.
         team = ["A" if s in a_seats else "B" for s in range(rules.players)]
         players = [f"{team[s]} {specs[s]} ({seat_name(s, rules.players)})" for s in range(rules.players)]
-        info = {"a": task.a, "b": task.b, "seed": task.seed, "deal": task.deal, "swapped": task.swapped}
+        info: dict[str, Any] = {
+            "a": task.a,
+            "b": task.b,
+            "seed": task.seed,
+            "deal": task.deal,
+            "swapped": task.swapped,
+        }
         info["a_seats"] = list(a_seats)
+        if rules.players == 3:
+            info["rotation"] = task.rotation
         record.save(path, game, players, match=info)
         res.path = str(path)
     return res
@@ -287,11 +305,13 @@ def summarize(
     ppH = sum(r.diff for r in results) / hands if hands else 0.0
     lo, hi = wilson(wins, games)
     blo, bhi = bootstrap_ratio(unit_list, seed)
-    n_sides = len(sides_of(rules, a_seats_of(rules, False)))
+    a_sides = len(sides_of(rules, a_seats_of(rules, False)))
+    b_sides = rules.sides - a_sides
     return {
         "a": a,
         "b": b,
         "rules": rules.to_spec(),
+        "players": rules.players,
         "seed": seed,
         "duplicate": duplicate,
         "games": games,
@@ -307,8 +327,8 @@ def summarize(
             "b": {"median": percentile(ms_b, 0.5), "p99": percentile(ms_b, 0.99)},
         },
         "sides": {
-            "a": _side_report(total_a, hands, n_sides),
-            "b": _side_report(total_b, hands, n_sides),
+            "a": _side_report(total_a, hands, a_sides),
+            "b": _side_report(total_b, hands, b_sides),
         },
     }
 
@@ -356,7 +376,17 @@ def tasks_for(
     spec = rules.to_dict()
     out_s = None if out is None else str(out)
     tasks: list[Task] = []
-    if duplicate:
+    if rules.players == 3:
+        # A at one seat against two B's; a duplicate sequence is played once per seat.
+        if duplicate:
+            sequences = count if single else (count + 2) // 3
+            for d in range(sequences):
+                for r in range(3):
+                    tasks.append(Task(a, b, spec, seed, d, r > 0, single, out_s, max_hands, r))
+        else:
+            for d in range(count):
+                tasks.append(Task(a, b, spec, seed, d, d % 3 > 0, single, out_s, max_hands, d % 3))
+    elif duplicate:
         sequences = count if single else (count + 1) // 2
         for d in range(sequences):
             for swapped in (False, True):

@@ -25,6 +25,8 @@ def _duplicate_note(rep: dict[str, Any]) -> str:
     if not rep["duplicate"] or "deals" not in rep:
         return ""
     what = "deals" if rep["games"] == rep["hands"] else "deal sequences"
+    if rep.get("players") == 3:
+        return f" (duplicate: {rep['deals']} {what}, each played three times, A's seat rotating)"
     return f" (duplicate: {rep['deals']} {what}, each played twice with the sides swapped)"
 
 
@@ -103,6 +105,9 @@ def command(
     progress: bool | None,
 ) -> None:
     """Play bot A's side (seats 0 and 2) against bot B's (seats 1 and 3) and report who is stronger.
+
+    With three players A holds one seat against two B's, and in duplicate each deal is played
+    three times with A's seat rotating.
 
     A and B are bot specs: random, heuristic, expert, with settings as expert:samples=20, or
     cmd:PROGRAM for an outside bot.
