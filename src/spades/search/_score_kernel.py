@@ -31,45 +31,49 @@ from typing import Any
 
 import numpy as np
 
-from spades.search._dd_kernel import (
+from spades.search._jit import HIGH13, LOW13, NON_SPADES, POP13, njit, popcount
+from spades.search._jit import field as _field
+from spades.search._kernel_common import (
     ENTER,
     EXIT,
     FINISH,
+    K_BROKEN,
+    K_I,
+    K_KEY,
+    K_LAZY,
+    K_LEADER,
+    K_N,
+    K_OWN,
+    K_TN,
     NEXT,
-    _gen,
-    _hash,
-    _hint_is_legal,
-    _low,
+    _greedy,
+    _last_trick,
+    _moves,
+    _play,
+    _pop,
+    _push,
+    _remember_cut,
+    _rest_of_moves,
+    _root_moves,
     _share_run_values,
     _side_top_trumps,
-    _single_run,
 )
-from spades.search._jit import HIGH13, LOW13, NON_SPADES, POP13, njit, popcount, trick_winner
-from spades.search._jit import beats as _beats
-from spades.search._jit import field as _field
-from spades.search.playout import _run
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 
 INF = 1 << 40
 
-# Frame fields of the explicit search stack (one row per depth, depth <= 52).
-S_TN = 0
-S_LEADER = 1
-S_BROKEN = 2
-S_ALPHA = 3
-S_BETA = 4
-S_A0 = 5
-S_B0 = 6
-S_BEST = 7
-S_N = 8
-S_I = 9
-S_CARD = 10
-S_IDX = 11
-S_TW = 12
-S_KEY = 13
-S_LAZY = 14
-NS_FIELDS = 15
+# Frame fields of the explicit search stack (one row per depth, depth <= 52): the common
+# ones (``_kernel_common.K_*``), then the window, the window on entry, the best value so far,
+# the table hash (-1: no table entry) and the tricks won so far (4 bits per seat).
+S_ALPHA = K_OWN
+S_BETA = K_OWN + 1
+S_A0 = K_OWN + 2
+S_B0 = K_OWN + 3
+S_BEST = K_OWN + 4
+S_IDX = K_OWN + 5
+S_TW = K_OWN + 6
+NS_FIELDS = K_OWN + 7
 
 # ---------------------------------------------------------------------- payoff ranges
 
@@ -319,40 +323,6 @@ def _skey(hands: IntArray, leader: int, broken: bool, tw: int, out: IntArray) ->
     return x ^ (x >> 29)
 
 
-@njit
-def _killer_key(hands: IntArray, tc: IntArray, tn: int, leader: int, p: int, tw: int) -> int:
-    """Similar nodes for the cut-off card cache (a hint only: a clash costs time, never
-    correctness). On lead: the same hand and partner's suit-length parities; following suit:
-    the same cards left in the suit, card winning the trick and leader; otherwise the same hand
-    and card winning the trick. The mover's and partner's trick counts are mixed in, since
-    whether a side wants a trick depends on them."""
-    mine = ((tw >> (4 * p)) & 15) | (((tw >> (4 * (p ^ 2))) & 15) << 4)
-    if tn == 0:
-        ph = hands[p ^ 2]
-        par = 0
-        for s in range(4):
-            par |= (POP13[_field(ph, s)] & 1) << s
-        return int(hands[p] ^ (par << 52) ^ (mine << 55) ^ (p << 62))
-    best = tc[0]
-    for i in range(1, tn):
-        if _beats(tc[i], best):
-            best = tc[i]
-    ls = tc[0] // 13
-    if _field(hands[p], ls) != 0:
-        live = hands[0] | hands[1] | hands[2] | hands[3]
-        for i in range(tn):
-            live |= 1 << tc[i]
-        return int(
-            ((live >> (13 * ls)) & 0x1FFF)
-            ^ (best << 13)
-            ^ (leader << 19)
-            ^ (ls << 21)
-            ^ (mine << 23)
-            ^ (1 << 62)
-        )
-    return int(hands[p] ^ (best << 52) ^ (1 << 62) ^ (1 << 61) ^ ((mine & 15) << 58))
-
-
 # ---------------------------------------------------------------------- transposition table
 # Buckets of four entries: two keep the positions with the most cards left (the most work
 # saved), two the newest (on the benchmark's Nil deals 7% fewer nodes than buckets of one of
@@ -429,9 +399,9 @@ def _search(
     exact inside (alpha0, beta0), a bound outside it (fail-soft). Alpha-beta with an explicit
     stack (numba cannot cache recursive code)."""
     d = 0
-    fr[0, S_TN] = tn0
-    fr[0, S_LEADER] = leader0
-    fr[0, S_BROKEN] = 1 if broken0 else 0
+    fr[0, K_TN] = tn0
+    fr[0, K_LEADER] = leader0
+    fr[0, K_BROKEN] = 1 if broken0 else 0
     fr[0, S_ALPHA] = alpha0
     fr[0, S_BETA] = beta0
     fr[0, S_TW] = tw0
@@ -442,9 +412,9 @@ def _search(
     while True:
         if mode == ENTER:
             stats[0] += 1
-            tn = fr[d, S_TN]
-            leader = fr[d, S_LEADER]
-            broken = fr[d, S_BROKEN] != 0
+            tn = fr[d, K_TN]
+            leader = fr[d, K_LEADER]
+            broken = fr[d, K_BROKEN] != 0
             alpha = fr[d, S_ALPHA]
             beta = fr[d, S_BETA]
             tw = fr[d, S_TW]
@@ -465,11 +435,7 @@ def _search(
                 mode = EXIT
             elif tn == 0:
                 if r == 1:
-                    c0 = _low(hands[leader])
-                    c1 = _low(hands[(leader + 1) & 3])
-                    c2 = _low(hands[(leader + 2) & 3])
-                    c3 = _low(hands[(leader + 3) & 3])
-                    w = (leader + trick_winner(c0, c1, c2, c3)) & 3
+                    w, _, _ = _last_trick(hands, leader)
                     value = lo[tw + (1 << (4 * w)), 0]
                     mode = EXIT
                 else:
@@ -511,84 +477,44 @@ def _search(
                         value = ub
                         mode = EXIT
             if mode == NEXT:
-                # Following suit with a single card or run of equivalent cards: one move.
-                one = _single_run(hands, ftc[d], tn, p) if tn > 0 else -1
-                if one >= 0:
-                    mvs[d, 0] = one
-                    fr[d, S_N] = 1
-                    fr[d, S_KEY] = -1
-                    fr[d, S_LAZY] = 0
-                else:
-                    kk = _killer_key(hands, ftc[d], tn, leader, p, tw)
-                    fr[d, S_KEY] = kk
-                    pref = -1
-                    ks = _hash(kk) & (kill.shape[0] - 1)
-                    if kill[ks, 0] == kk:
-                        pref = kill[ks, 1]
-                    if _hint_is_legal(hands, ftc[d], tn, broken, p, pref):
-                        # Try the remembered card before generating the rest: when it cuts, the
-                        # ordering of the others is never needed.
-                        mvs[d, 0] = pref
-                        fr[d, S_N] = 1
-                        fr[d, S_LAZY] = pref + 1
-                    else:
-                        fr[d, S_N] = _gen(hands, ftc[d], tn, leader, broken, p, mvs[d], scs[d], pref)
-                        fr[d, S_LAZY] = 0
-                fr[d, S_I] = 0
+                # Cut-off cards are remembered per trick counts of the mover's side, too.
+                mine = ((tw >> (4 * p)) & 15) | (((tw >> (4 * (p ^ 2))) & 15) << 4)
+                _moves(
+                    hands,
+                    fr,
+                    ftc,
+                    mvs,
+                    scs,
+                    kill,
+                    d,
+                    -1,
+                    (mine << 55) ^ (p << 62),
+                    mine << 23,
+                    (1 << 61) ^ ((mine & 15) << 58),
+                )
                 fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
         if mode == NEXT:
-            i = fr[d, S_I]
-            tn = fr[d, S_TN]
-            leader = fr[d, S_LEADER]
-            p = (leader + tn) & 3
-            if i >= fr[d, S_N] and fr[d, S_LAZY] > 0:
-                # The remembered card did not cut: now the others, its run (first) skipped.
-                fr[d, S_N] = _gen(
-                    hands,
-                    ftc[d],
-                    tn,
-                    leader,
-                    fr[d, S_BROKEN] != 0,
-                    p,
-                    mvs[d],
-                    scs[d],
-                    fr[d, S_LAZY] - 1,
-                )
-                fr[d, S_LAZY] = 0
+            i = fr[d, K_I]
+            if i >= fr[d, K_N] and fr[d, K_LAZY] > 0:
+                _rest_of_moves(hands, fr, ftc, mvs, scs, d)
                 i = 1
-                fr[d, S_I] = 1
-            if i >= fr[d, S_N]:
+            if i >= fr[d, K_N]:
                 value = fr[d, S_BEST]
                 mode = FINISH
             else:
-                c = mvs[d, i]
-                fr[d, S_I] = i + 1
-                fr[d, S_CARD] = c
-                hands[p] ^= 1 << c
-                broken = fr[d, S_BROKEN] != 0 or (c < 13 and (tn == 0 or ftc[d, 0] >= 13))
+                fr[d, K_I] = i + 1
+                w = _push(hands, fr, ftc, d, mvs[d, i])
                 e = d + 1
-                fr[e, S_BROKEN] = 1 if broken else 0
                 fr[e, S_ALPHA] = fr[d, S_ALPHA]
                 fr[e, S_BETA] = fr[d, S_BETA]
-                if tn == 3:
-                    w = (leader + trick_winner(ftc[d, 0], ftc[d, 1], ftc[d, 2], c)) & 3
-                    fr[e, S_TN] = 0
-                    fr[e, S_LEADER] = w
-                    fr[e, S_TW] = fr[d, S_TW] + (1 << (4 * w))
-                else:
-                    for j in range(tn):
-                        ftc[e, j] = ftc[d, j]
-                    ftc[e, tn] = c
-                    fr[e, S_TN] = tn + 1
-                    fr[e, S_LEADER] = leader
-                    fr[e, S_TW] = fr[d, S_TW]
+                fr[e, S_TW] = fr[d, S_TW] + ((1 << (4 * w)) if w >= 0 else 0)
                 d = e
                 mode = ENTER
                 continue
         if mode == FINISH:  # store bounds
             hsh = fr[d, S_IDX]
             if hsh >= 0:
-                _skey(hands, fr[d, S_LEADER], fr[d, S_BROKEN] != 0, lo[fr[d, S_TW], CLS], key)
+                _skey(hands, fr[d, K_LEADER], fr[d, K_BROKEN] != 0, lo[fr[d, S_TW], CLS], key)
                 idx = _tt_slot(ttk, ttv, key, hsh, popcount(hands[0]))
                 if value <= fr[d, S_A0]:
                     if value < ttv[idx, 1]:
@@ -604,10 +530,7 @@ def _search(
             if d == 0:
                 return value
             d -= 1
-            tn = fr[d, S_TN]
-            p = (fr[d, S_LEADER] + tn) & 3
-            c = fr[d, S_CARD]
-            hands[p] ^= 1 << c
+            _, p, c = _pop(hands, fr, d)
             if (p & 1) == 0:
                 if value > fr[d, S_BEST]:
                     fr[d, S_BEST] = value
@@ -619,11 +542,7 @@ def _search(
                 if value < fr[d, S_BETA]:
                     fr[d, S_BETA] = value
             if fr[d, S_ALPHA] >= fr[d, S_BETA]:
-                kk = fr[d, S_KEY]
-                if kk != -1:
-                    ks = _hash(kk) & (kill.shape[0] - 1)
-                    kill[ks, 0] = kk
-                    kill[ks, 1] = c
+                _remember_cut(kill, fr[d, K_KEY], c)
                 value = fr[d, S_BEST]
                 mode = FINISH
             else:
@@ -676,26 +595,12 @@ def _probe(
             key,
             stats,
         )
-    p = (leader + tn) & 3
-    hands[p] ^= 1 << card
-    child = np.full(4, -1, dtype=np.int64)
-    for j in range(tn):
-        child[j] = tc[j]
-    child[tn] = card
-    nb = broken or (card < 13 and (tn == 0 or tc[0] >= 13))
-    if tn == 3:
-        w = (leader + trick_winner(tc[0], tc[1], tc[2], card)) & 3
-        ctn = 0
-        cl = w
-        ctw = tw + (1 << (4 * w))
-    else:
-        ctn = tn + 1
-        cl = leader
-        ctw = tw
+    child, ctn, cl, nb, w = _play(hands, tc, tn, leader, broken, card)
+    ctw = tw + ((1 << (4 * w)) if w >= 0 else 0)
     res = _search(
         hands, child, ctn, cl, nb, ctw, t - 1, t, lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats
     )
-    hands[p] ^= 1 << card
+    hands[(leader + tn) & 3] ^= 1 << card
     return res
 
 
@@ -837,14 +742,12 @@ def _score_solve(
                     guess = x
     else:
         # A greedy playout's payoff.
-        sim = hands.copy()
-        stc = tc.copy()
         won = np.zeros(4, dtype=np.int64)
         won[0] = n0
         won[1] = e0
         won[2] = s0
         won[3] = w0
-        _run(sim, stc, tn, leader, broken, won, 1, 1, np.empty(0, dtype=np.int64))
+        _greedy(hands, tc, tn, leader, broken, won)
         guess = payoff[won[0], won[1], won[2], won[3]]
     bufs = (lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats)
     v = _mtd(hands, tc, tn, leader, broken, tw, -1, vlo, vhi, guess, vs, *bufs)
@@ -852,9 +755,7 @@ def _score_solve(
         return v
     for c in range(52):
         values[c] = -INF - 1
-    mv = np.zeros(16, dtype=np.int64)
-    sc = np.zeros(16, dtype=np.int64)
-    n = _gen(hands, tc, tn, leader, broken, p, mv, sc, -1)
+    mv, n = _root_moves(hands, tc, tn, leader, broken)
     ns = (p & 1) == 0
     for i in range(n):
         c = mv[i]
