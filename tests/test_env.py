@@ -23,10 +23,12 @@ from spades.rules import PRESETS
 from spades.state import Game
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "rl-env.md"
+ENCODABLE = sorted(p for p in PRESETS if PRESETS[p].jokers is None and PRESETS[p].players != 3)
+"""The presets the vector can hold (52 cards, bids 0..13): every one but jokers and three players."""
 
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a Dict with an action mask, as in classic envs
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("preset", ENCODABLE)
 def test_pettingzoo_api_test(preset: str) -> None:
     api_test(env(rules=preset), num_cycles=300)
     api_test(raw_env(rules=preset, max_hands=1), num_cycles=300)
@@ -166,6 +168,17 @@ def test_illegal_actions() -> None:
     assert all(wrapped.terminations.values())
     with pytest.raises(SpadesError):
         raw_env(reward="points")
+
+
+@pytest.mark.parametrize(
+    ("rules", "option"),
+    [("jokers", "jokers = big_little"), ("cutthroat3", "players = 3"), ({"jokers": "jjdd"}, "jokers = jjdd")],
+)
+def test_rules_the_vector_cannot_hold_are_refused_in_one_line(rules: Any, option: str) -> None:
+    with pytest.raises(SpadesError) as info:
+        raw_env(rules=rules)
+    text = str(info.value)
+    assert option in text and "\n" not in text and "RL environment" in text
 
 
 def test_render_shows_the_table() -> None:

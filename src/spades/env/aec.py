@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 
 from spades.actions import NUM_ACTIONS, decode
 from spades.cards import CardSet, card_text
-from spades.env.encoding import SIZE, bounds, encode
+from spades.env.encoding import SIZE, bounds, check_encodable, encode
 from spades.errors import SpadesError
 from spades.rules import Rules
 from spades.state import Game, Phase, seat_name
@@ -61,6 +61,7 @@ class SpadesEnv(AECEnv[str, ObsDict, int | None]):  # type: ignore[misc]  # pett
     ) -> None:
         super().__init__()
         self.rules = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
+        check_encodable(self.rules)
         if reward not in REWARD_MODES:
             raise SpadesError(f"reward {reward!r} must be one of {', '.join(REWARD_MODES)}")
         if render_mode not in (None, "human", "ansi"):

@@ -17,7 +17,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from spades.errors import SpadesError
 from spades.observation import Observation
+from spades.rules import Rules
 
 PHASES: Final = ("deal", "draw", "bid", "exchange", "play", "over")
 BID_SLOTS: Final = 16
@@ -56,6 +58,21 @@ SIZE: Final = _start
 """Length of the vector (``observation_space["observation"].shape == (SIZE,)``)."""
 
 _UNBOUNDED: Final = ("totals", "bags")
+
+
+def check_encodable(rules: Rules) -> None:
+    """Refuse, in one line naming the option, rules this layout cannot hold: it has 52 card
+    slots (no jokers) and bids 0..13 (no 17-trick three-player hands)."""
+    if rules.jokers is not None:
+        raise SpadesError(
+            f"the RL environment encodes the 52-card deck: jokers = {rules.jokers} is not supported"
+        )
+    if rules.players == 3:
+        raise SpadesError(
+            "the RL environment encodes 2 or 4 seats and bids 0..13: players = 3 is not supported"
+        )
+
+
 _PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
 
 
