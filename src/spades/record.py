@@ -314,14 +314,18 @@ def _replay_bids(game: Game, bids: Any, number: int, last: bool) -> None:
         if not bid.blind and not game.looked[seat]:
             game.look(seat)
         game.make_bid(bid)
-    _check_made_bids(game, parsed, number)
+    _check_made_bids(game, parsed, number, last)
 
 
-def _check_made_bids(game: Game, parsed: list[Bid | None], number: int) -> None:
-    """``mirror``: the engine made the bids at the deal; the record's must be those."""
+def _check_made_bids(game: Game, parsed: list[Bid | None], number: int, last: bool) -> None:
+    """``mirror``: the engine made the bids at the deal; the record's must be those, written
+    like any bids (only the last hand may stop before them)."""
     made = game.logs[-1].bids
-    for seat, bid in enumerate(parsed):
-        mine = made[seat]
+    for k in range(game.n):
+        seat = (game.logs[-1].dealer + 1 + k) % game.n
+        bid, mine = parsed[seat], made[seat]
+        if bid is None and mine is not None and not last:
+            raise InvalidRecord(f"hand {number}, bid: {seat_name(seat, game.n)} has no bid")
         if bid is not None and mine is not None and (bid.tricks, bid.blind) != (mine.tricks, mine.blind):
             raise InvalidRecord(
                 f"hand {number}, bid: {seat_name(seat, game.n)} bid {bid.record_value} "
