@@ -105,8 +105,9 @@ def hidden_labels(app: SpadesApp) -> set[str]:
     return out
 
 
-def assert_nothing_hidden_shown(app: SpadesApp) -> None:
-    text = screen_text(app)
+def assert_nothing_hidden_shown(app: SpadesApp, text: str | None = None) -> None:
+    """``text``: the screen, if the caller has just read it (reading it takes a while)."""
+    text = screen_text(app) if text is None else text
     leaked = {label for label in hidden_labels(app) if label in text}
     assert not leaked, f"hidden cards on screen: {sorted(leaked)}\n{text}"
 
@@ -660,3 +661,163 @@ async def test_the_hand_grows_on_a_wide_terminal(tmp_path: Path, size: tuple[int
         await pilot.click(HandView, offset=(hand.card_x(card) + cell - 2, 1))  # the card's right edge
         await settle(pilot, app)
         assert card not in app.session.observation().hand  # type: ignore[operator]
+
+
+# ---------------------------------------------------------------------- issue 14: house rules
+def seed_where(rules: str, want: Callable[[Game], bool]) -> int:
+    """The first seed whose first deal suits the test (the app deals the same from it)."""
+    from spades.rulestext import parse_rules_text
+
+    r = parse_rules_text(rules)
+    for seed in range(200):
+        if want(Game(r, seed=seed)):
+            return seed
+    raise AssertionError("no seed deals what the test wants")
+
+
+def hand_line(app: SpadesApp) -> str:
+    """The player's cards as one screen row: the row of his cards, with the raised one (under
+    the cursor, a row higher) put back in line."""
+    hand = gs(app).query_one(HandView)
+    rows = screen_text(app).splitlines()
+    raised, flat = rows[hand.region.y], rows[hand.region.y + 1]
+    return "".join(b if b != " " else a for a, b in zip(raised, flat, strict=False))
+
+
+async def play_one_hand(pilot: object, app: SpadesApp, check: Callable[[], None], limit: int = 300) -> None:
+    """Plays the human's part of a whole hand by the plain keys, with ``check`` at each of his
+    decisions, until the score sheet opens."""
+    for _ in range(limit):
+        await settle(pilot, app)
+        if isinstance(app.screen, ScoreScreen):
+            return
+        check()
+        await auto_step(pilot, app)
+    raise AssertionError("the hand never ended")
+
+
+async def test_a_whole_hand_of_cutthroat3_on_a_three_seat_table(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, rules="cutthroat3", seed=3, bots="random"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert app.session.human == 0
+        view = gs(app).view
+        assert view is not None and view.face_down == 17 and len(gs(app).query_one(HandView).cells()) == 17
+        await play_until(pilot, app, lambda: gs(app).view.mode == "bid" and bool(gs(app).view.hand))  # type: ignore[union-attr]
+        await pilot.press("1", "5")  # two digits up to 17
+        assert gs(app).choice == "bid:15"
+        await pilot.press("1", "7")
+        assert gs(app).choice == "bid:17"
+        await pilot.press("4", "enter")
+        await settle(pilot, app)
+        assert app.session.observation().bids[0] == 4
+        played = 0
+
+        def check() -> None:
+            nonlocal played
+            view = gs(app).view
+            assert view is not None
+            assert [view.seat_at(p).name for p in ("bottom", "left", "right")] == ["North", "East", "West"]  # type: ignore[union-attr]
+            assert view.seat_at("top") is None
+            text = screen_text(app)
+            assert "North (you)" in text and "East" in text and "West" in text
+            assert_nothing_hidden_shown(app, text)
+            if view.mode == "play":
+                hand = gs(app).query_one(HandView)
+                assert len(hand.cells()) == 17 - len(app.session.observation().tricks)
+                assert max(c.x + c.width for c in hand.cells()) <= SIZE[0]
+                assert all(c.label in text for c in view.hand)
+                assert "of 17" in text or "won" in text
+                played += 1
+
+        await play_one_hand(pilot, app, check)
+        assert played == 17
+        text = screen_text(app)
+        assert "After hand 1" in text and "You" in text and "East" in text and "West" in text
+        assert sum(game_of(app).scores[0].tricks) == 17
+
+
+async def test_a_whole_hand_with_jokers_and_their_keys(tmp_path: Path) -> None:
+    from spades.cards import BIG_JOKER, LITTLE_JOKER
+
+    rules = '{"preset": "jokers", "blind_nil": false}'  # no exchange takes the jokers away
+    seed = seed_where(rules, lambda g: {BIG_JOKER, LITTLE_JOKER} <= set(g.hand_of(2)))
+    app = SpadesApp(config(tmp_path, rules=rules, seed=seed, bots="random"))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
+        view = gs(app).view
+        assert view is not None
+        assert [c.label for c in view.hand[:2]] == ["BJ", "LJ"]  # the top of the spade group
+        line = hand_line(app)
+        assert line.index("BJ") < line.index("LJ") < min(line.index(c.label) for c in view.hand[2:])
+        for key, joker in (("b", BIG_JOKER), ("l", LITTLE_JOKER)):
+            await pilot.press(key, "j")
+            text = screen_text(app)
+            if joker in view.legal_cards:
+                assert gs(app).cursor == joker and f"{card_label(joker)}: Enter to play it" in text
+            else:
+                assert "is a spade" in text or "not broken" in text
+        assert app.session.observation().hand == game_of(app).hand_of(2)  # typed, never played
+        await pilot.press("escape", "q", "j")  # a queen then J: nothing, as before
+        jokers_seen = 0
+
+        def check() -> None:
+            nonlocal jokers_seen
+            text = screen_text(app)
+            assert_nothing_hidden_shown(app, text)
+            jokers_seen += sum(label in text for label in ("BJ", "LJ"))
+
+        await play_one_hand(pilot, app, check)
+        assert jokers_seen > 0 and sum(game_of(app).scores[0].tricks) == 13
+
+
+async def test_a_whole_hand_of_jjdd_with_the_deuce_of_diamonds_a_spade(tmp_path: Path) -> None:
+    from spades.cards import parse_card
+
+    rules = '{"preset": "jokers", "jokers": "jjdd"}'
+    two_d, two_s = parse_card("2D"), parse_card("2S")
+    seed = seed_where(rules, lambda g: {two_d, two_s} <= set(g.hand_of(2)))
+    app = SpadesApp(config(tmp_path, rules=rules, seed=seed, bots="random"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.session.observation().my_turn)
+        await settle(pilot, app)
+        assert gs(app).view.can_blind  # type: ignore[union-attr]
+        await pilot.press("l")  # B would still bid Blind Nil here: jokers change no bidding key
+        await settle(pilot, app)
+        view = gs(app).view
+        assert view is not None
+        labels = [c.label for c in view.hand]
+        spades = [c.label for c in view.hand if c.suit == 0]
+        assert labels[: len(spades)] == spades and spades.index("2♦") == spades.index("2♠") - 1
+        assert all(lab in ("BJ", "LJ") for lab in spades[: spades.index("2♦")])
+        line = hand_line(app)
+        assert line.index("2♦") < line.index("2♠") < line.index(spades[-1])
+
+        def check() -> None:
+            assert_nothing_hidden_shown(app)
+
+        await play_one_hand(pilot, app, check)
+        assert sum(game_of(app).scores[0].tricks) == 13
+
+
+async def test_a_whole_hand_of_mirror_asks_for_no_bid(tmp_path: Path) -> None:
+    app = SpadesApp(config(tmp_path, rules="mirror", seed=2, bots="random"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        modes = []
+
+        def check() -> None:
+            view = gs(app).view
+            assert view is not None
+            modes.append(view.mode)
+            assert not any(c.value.startswith("bid:") for c in view.choices)
+            text = screen_text(app)
+            assert_nothing_hidden_shown(app, text)
+            if view.mode == "play" and not app.session.observation().tricks:
+                assert "Mirror: every bid is the spades held" in text
+
+        await play_one_hand(pilot, app, check)
+        assert "bid" not in modes and modes.count("play") == 13
+        game = game_of(app)
+        deck_spades = [(mask & 0x1FFF).bit_count() for mask in game.logs[0].dealt]
+        assert [b.tricks for b in game.scores[0].bids] == deck_spades
