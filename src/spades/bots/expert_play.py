@@ -1,9 +1,12 @@
 """The expert's inner loop: score a finished hand, play a sampled deal out, solve endgames.
 
-Everything works on one fully known (sampled) deal: hands are 52-bit masks, cards ints. The
-rollout policy is a compact, bid-aware greedy player (make the contract, duck bags, keep a
-Nil safe, cover partner's Nil, set an opponent's Nil) that sees the whole sampled deal, so a
-rollout is a cheap double-dummy estimate. ``solve`` is an exact alpha-beta search for the last
+Everything works on one fully known (sampled) deal of the 52-card deck (the expert sends
+other decks to ``spades.search.generic``): hands are 52-bit masks, cards ints. Who may play
+what and who wins a trick are ``spades.legal``'s (``play_mask``, ``trick_keys``), points are
+``scoring.score_hand``'s; the rest here is policy. The rollout policy is a compact,
+bid-aware greedy player (make the contract, duck bags, keep a Nil safe, cover partner's Nil,
+set an opponent's Nil) that sees the whole sampled deal, so a rollout is a cheap double-dummy
+estimate. ``solve`` is an exact alpha-beta search for the last
 few tricks. Both end in ``Scorer.value``: the hand's Spades score for the deciding seat's side
 minus the opponents', so the expert maximises points, not tricks.
 """
@@ -14,6 +17,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from spades.cards import SPADE_MASK, SUIT_MASKS
+from spades.legal import STANDARD, play_mask
+from spades.legal import trick_winner as legal_trick_winner
 from spades.rules import Rules
 from spades.scoring import SeatBid, game_winner, score_hand
 
@@ -189,7 +194,7 @@ def choose(
     n = table.n
     h = hands[seat]
     if not trick:
-        legal = h if broken else (h & NON_SPADE) or h
+        legal = play_mask(STANDARD, h, -1, broken)
         mode = play_mode(table, seat, won, taken, tricks_left)
         if mode == 3:
             return _lead_into_nil(table, seat, hands, legal, won)
@@ -200,16 +205,16 @@ def choose(
         return _lead_for_tricks(table, seat, hands, legal)
     lead = trick[0] // 13
     follow = h & SUIT_MASKS[lead]
-    legal = follow or h
+    legal = play_mask(STANDARD, h, lead, broken)
     if not legal & (legal - 1):
         return low_bit(legal)
     # The card now winning and who played it.
-    best = trick[0]
+    keys = STANDARD.trick_keys[lead]
     best_i = 0
     for i in range(1, len(trick)):
-        c = trick[i]
-        if (c // 13 == best // 13 and c > best) or (c < 13 and best >= 13):
-            best, best_i = c, i
+        if keys[trick[i]] > keys[trick[best_i]]:
+            best_i = i
+    best = trick[best_i]
     winner = (leader + best_i) % n
     later = [(seat + j) % n for j in range(1, n - len(trick))]
     beat = BEAT[best]
@@ -352,13 +357,8 @@ def _lead_for_tricks(table: Table, seat: int, hands: list[int], legal: int) -> i
 
 
 def trick_winner(trick: Sequence[int], leader: int, n: int) -> int:
-    best = trick[0]
-    best_i = 0
-    for i in range(1, len(trick)):
-        c = trick[i]
-        if (c // 13 == best // 13 and c > best) or (c < 13 and best >= 13):
-            best, best_i = c, i
-    return (leader + best_i) % n
+    """The winner of a finished trick of the 52-card deck: ``legal.trick_winner``."""
+    return legal_trick_winner(STANDARD, trick, leader)
 
 
 def rollout(
@@ -458,7 +458,7 @@ class Solver:
         h = hands[seat]
         if not h:
             return self.scorer.value(won)
-        legal = h & SUIT_MASKS[trick[0] // 13] or h if trick else h if broken else h & NON_SPADE or h
+        legal = play_mask(STANDARD, h, trick[0] // 13 if trick else -1, broken)
         remaining = 0
         for x in hands:
             remaining |= x
