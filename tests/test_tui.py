@@ -18,13 +18,15 @@ from spades import record
 from spades.actions import Action, Bid, PassCard, PassCards
 from spades.bots import Bot, Decision, make_bot
 from spades.cards import card_text
+from spades.legal import deck_of
 from spades.observation import Observation
+from spades.rules import PRESETS
 from spades.state import Game
 from spades.tui.app import GameScreen, SpadesApp
 from spades.tui.config import PlayConfig, make_config
 from spades.tui.screens import HelpScreen, LastTrickScreen, QuitScreen, ResultScreen, ScoreScreen
 from spades.tui.session import Session, resume
-from spades.tui.view import card_label, describe_action
+from spades.tui.view import POSITIONS, card_label, describe_action
 from spades.tui.widgets import ChoiceBar, HandView
 
 SIZE = (80, 24)
@@ -821,3 +823,26 @@ async def test_a_whole_hand_of_mirror_asks_for_no_bid(tmp_path: Path) -> None:
         game = game_of(app)
         deck_spades = [(mask & 0x1FFF).bit_count() for mask in game.logs[0].dealt]
         assert [b.tricks for b in game.scores[0].bids] == deck_spades
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+async def test_every_preset_reaches_its_first_card_at_80x24(tmp_path: Path, preset: str) -> None:
+    """Each rule set, from the deal to the player's first card: the whole hand on screen within
+    80 columns, the table of the right size, the trick count of the deck, nothing hidden."""
+    rules = PRESETS[preset]
+    size = deck_of(rules).hand_size
+    app = SpadesApp(config(tmp_path, rules=preset, seed=7, bots="random"))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
+        view = gs(app).view
+        assert view is not None
+        hand = gs(app).query_one(HandView)
+        held = len(app.session.observation().hand or ())
+        assert len(hand.cells()) == held and held >= size - 1
+        assert max(c.x + c.width for c in hand.cells()) <= SIZE[0]
+        text = screen_text(app)
+        assert all(c.label in text for c in view.hand)
+        assert f"of {size}" in text or "won trick" in text
+        assert {s.position for s in view.seats} == set(POSITIONS[rules.players])
+        assert all(len(line.rstrip()) <= SIZE[0] for line in text.splitlines())
+        assert_nothing_hidden_shown(app, text)
