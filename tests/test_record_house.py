@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from spades import Game, record
-from spades.cards import CardSet
+from spades import Game, legal, record
+from spades.cards import CardSet, parse_card
 from spades.cli import main
 from spades.errors import InvalidRecord
 from spades.rules import PRESETS, Rules
@@ -218,3 +218,23 @@ def test_a_refused_record_is_an_invalid_record() -> None:
     data["hands"][0]["bids"][0] = 14
     with pytest.raises(InvalidRecord):
         record.replay(data)
+
+
+@pytest.mark.parametrize("path", HOUSE_RECORDS, ids=lambda p: p.stem)
+def test_readable_replay_names_the_engines_trick_winners(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each ``Trick n: ... -> Winner`` line of ``spades replay`` is the one definition's winner
+    (jokers, the jjdd 2D and 2S trump as house-rules.md orders them)."""
+    game = record.load(path).game
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    names = [seat_name(s, game.n) for s in range(game.n)]
+    lines = [line for line in out.splitlines() if line.lstrip().startswith("Trick ")]
+    assert len(lines) == sum(len(log.plays) for log in game.logs) // game.n
+    for line in lines:
+        played, winner = line.split(":", 1)[1].split("->")
+        seats_cards = [part.split() for part in played.split(",")]
+        leader = names.index(seats_cards[0][0])
+        trick = [parse_card(card) for _, card in seats_cards]
+        assert names[legal.trick_winner(game.deck, trick, leader)] == winner.strip(), line

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spades.cards import card_text
+from spades.legal import trick_winner
 from spades.observation import bid_value
 from spades.scoring import HandScore, SeatBid
 from spades.state import Exchange, Game, HandLog, Phase, Trick, seat_name
@@ -50,9 +51,7 @@ def tricks_of(game: Game, log: HandLog, leader: int) -> list[Trick]:
     n = game.n
     for start in range(0, len(log.plays) - len(log.plays) % n, n):
         cards = tuple(log.plays[start : start + n])
-        lead = cards[0] // 13
-        best = max(range(n), key=lambda i: (cards[i] < 13, cards[i] // 13 == lead, cards[i]))
-        winner = (leader + best) % n
+        winner = trick_winner(game.deck, cards, leader)  # the one definition: jokers trump too
         out.append(Trick(leader, cards, winner))
         leader = winner
     return out
