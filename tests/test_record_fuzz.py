@@ -26,7 +26,12 @@ json_scalars = st.one_of(
     st.integers(-3, 60),
     st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=6),
-    st.sampled_from(["nil", "blind_nil", "AS", "10h", "2C", "standard", "two_player", "ZZ", "", "carry"]),
+    st.sampled_from(
+        [
+            *("nil", "blind_nil", "AS", "10h", "2C", "standard", "two_player", "ZZ", "", "carry"),
+            *("BJ", "LJ", "2D", "mirror", "jjdd", "big_little", "cutthroat3", "suicide", "partner", "any"),
+        ]
+    ),
 )
 json_values = st.recursive(
     json_scalars,
@@ -46,6 +51,10 @@ json_values = st.recursive(
                     "first_dealer",
                     "players",
                     "format",
+                    "jokers",
+                    "bidding",
+                    "big_bid",
+                    "team_min_bid",
                 ]
             ),
             inner,

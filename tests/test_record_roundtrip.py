@@ -6,19 +6,30 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spades import Game, record
+from spades import Game, Rules, record
 from spades.rules import PRESETS
 from spades.state import Phase
+from test_engine_properties import rule_sets
 
 
 @settings(max_examples=30, deadline=None)
 @given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 10**6), steps=st.integers(0, 250))
 def test_record_at_any_moment_loads_to_the_same_game(preset: str, seed: int, steps: int) -> None:
+    check_moment(PRESETS[preset].replace(target=150), seed, steps)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets(), seed=st.integers(0, 10**6), steps=st.integers(0, 250))
+def test_record_of_any_rule_combination_loads_to_the_same_game(rules: Rules, seed: int, steps: int) -> None:
+    check_moment(rules, seed, steps)
+
+
+def check_moment(rules: Rules, seed: int, steps: int) -> None:
     rng = random.Random(seed)
-    game = Game(PRESETS[preset].replace(target=150), seed=seed)
+    game = Game(rules, seed=seed)
     for _ in range(steps):
         if game.is_over:
             break
