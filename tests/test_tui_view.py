@@ -589,3 +589,24 @@ def test_play_accepts_every_preset_up_to_the_terminal_check(
     assert main(["play", "--rules", name, "--seed", "1"]) == 1
     err = capsys.readouterr().err
     assert "needs a terminal" in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_status_line_fits_80_columns_with_long_scores(name: str) -> None:
+    import dataclasses
+
+    from spades.tui.view import status_line
+
+    rules = PRESETS[name]
+    obs = Game(rules, seed=1).observation(0)
+    short = status_line(obs, {})
+    assert len(short) <= 78 and (name in short or rules.sides == 4)  # named where it fits
+    worst = dataclasses.replace(
+        obs,
+        totals=(-1999,) * rules.sides,
+        bags=(99,) * rules.sides,
+        hand_number=999,
+        rules=rules.replace(target=2000),
+    )
+    line = status_line(worst, {})
+    assert len(line) <= 78 and line.count("-1999 (99") == rules.sides

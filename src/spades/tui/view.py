@@ -181,16 +181,28 @@ def rules_name(rules: Rules) -> str:
     return f"{spec.get('preset', 'custom')}*"
 
 
+STATUS_WIDTH = 78
+"""Columns of the status bar on an 80-column terminal (it has a column of padding each side)."""
+
+
 def status_line(obs: Observation, names: Mapping[int, str]) -> str:
     r = obs.rules
-    parts = []
+    parts, short = [], []
     for side in side_order(r, obs.seat):
         label = side_label(r, side, obs.seat, names)
         bags = f"{obs.bags[side]} bags" if r.sides <= 2 else f"{obs.bags[side]}b"
         parts.append(f"{label} {obs.totals[side]} ({bags})")
-    if r.sides > 2:  # four scores: keep the line within 80 columns
-        return f"Hand {obs.hand_number} to {r.target} │ " + " · ".join(parts)
-    return f"Hand {obs.hand_number} · {rules_name(r)} to {r.target} │ " + " · ".join(parts)
+        short.append(f"{label if label == 'You' else label[0]} {obs.totals[side]} ({bags})")
+    # The longest form that fits the 78 columns of the status bar at 80 (three or four scores
+    # and a long game need the shorter ones).
+    for line in (
+        f"Hand {obs.hand_number} · {rules_name(r)} to {r.target} │ " + " · ".join(parts),
+        f"Hand {obs.hand_number} to {r.target} │ " + " · ".join(parts),
+        f"Hand {obs.hand_number} to {r.target} │ " + " · ".join(short),
+    ):
+        if len(line) <= STATUS_WIDTH:
+            return line
+    return f"Hand {obs.hand_number} │ " + " · ".join(short)
 
 
 def refusal(obs: Observation, card: int) -> str | None:
