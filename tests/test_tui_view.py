@@ -610,3 +610,12 @@ def test_the_status_line_fits_80_columns_with_long_scores(name: str) -> None:
     )
     line = status_line(worst, {})
     assert len(line) <= 78 and line.count("-1999 (99") == rules.sides
+
+
+def test_rule_sets_by_name() -> None:
+    from spades.tui.view import rules_name
+
+    assert rules_name(PRESETS["cutthroat3"]) == "cutthroat3"
+    assert rules_name(PRESETS["jokers"].replace(jokers="jjdd")) == "jjdd"
+    assert rules_name(PRESETS["jokers"].replace(jokers="jjdd", target=300)) == "jjdd*"
+    assert rules_name(PRESETS["suicide"].replace(big_bid=10)) == "suicide*"

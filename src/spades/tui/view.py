@@ -175,10 +175,17 @@ def side_order(rules: Rules, human: int) -> tuple[int, ...]:
 
 
 def rules_name(rules: Rules) -> str:
+    """The rule set in a word: its preset, with ``*`` when options change it. Joker Joker
+    Deuce Deuce has no preset of its own but a name players know, so it is ``jjdd``."""
     spec = rules.to_spec()
     if isinstance(spec, str):
         return spec
-    return f"{spec.get('preset', 'custom')}*"
+    changed = {k: v for k, v in spec.items() if k != "preset"}
+    name = str(spec.get("preset", "custom"))
+    if changed.get("jokers") == "jjdd" and name in ("standard", "jokers"):
+        name = "jjdd"
+        del changed["jokers"]
+    return f"{name}*" if changed else name
 
 
 STATUS_WIDTH = 78
