@@ -49,6 +49,7 @@ from spades.search._kernel_common import (
     _root_moves,
     _share_run_values,
     _side_top_trumps,
+    _start,
     _winner_floor,
 )
 
@@ -346,12 +347,8 @@ def _search(
     Alpha-beta with an explicit stack (numba cannot cache recursive code).
     ``ffl[d]`` holds, per suit, the lowest rank the result at depth ``d`` relied on."""
     d = 0
-    fr[0, K_TN] = tn0
-    fr[0, K_LEADER] = leader0
-    fr[0, K_BROKEN] = 1 if broken0 else 0
+    _start(fr, ftc, tc0, tn0, leader0, broken0)
     fr[0, F_TARGET] = target0
-    for j in range(4):
-        ftc[0, j] = tc0[j]
     mode = ENTER
     val = 0
     while True:

@@ -601,6 +601,16 @@ def _rest_of_moves(hands: IntArray, fr: IntArray, ftc: IntArray, mvs: IntArray, 
     return n
 
 
+@njit
+def _start(fr: IntArray, ftc: IntArray, tc0: IntArray, tn0: int, leader0: int, broken0: bool) -> None:
+    """Frame 0 of a search: the position's trick (``tc0[:tn0]``), leader and spades flag."""
+    fr[0, K_TN] = tn0
+    fr[0, K_LEADER] = leader0
+    fr[0, K_BROKEN] = 1 if broken0 else 0
+    for j in range(4):
+        ftc[0, j] = tc0[j]
+
+
 # ---------------------------------------------------------------------- playing a card
 
 

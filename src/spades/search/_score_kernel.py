@@ -57,6 +57,7 @@ from spades.search._kernel_common import (
     _root_moves,
     _share_run_values,
     _side_top_trumps,
+    _start,
 )
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
@@ -399,14 +400,10 @@ def _search(
     exact inside (alpha0, beta0), a bound outside it (fail-soft). Alpha-beta with an explicit
     stack (numba cannot cache recursive code)."""
     d = 0
-    fr[0, K_TN] = tn0
-    fr[0, K_LEADER] = leader0
-    fr[0, K_BROKEN] = 1 if broken0 else 0
+    _start(fr, ftc, tc0, tn0, leader0, broken0)
     fr[0, S_ALPHA] = alpha0
     fr[0, S_BETA] = beta0
     fr[0, S_TW] = tw0
-    for j in range(4):
-        ftc[0, j] = tc0[j]
     mode = ENTER
     value = 0
     while True:
