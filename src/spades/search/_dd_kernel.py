@@ -13,6 +13,8 @@ the value and for every legal card. What makes it fast (docs/search.md has the d
 * sure-trick bounds (either side's top spades) before the table walk.
 
 Masks are int64; buffers are preallocated per depth, so the search allocates nothing.
+Move generation and ordering, the remembered cards and the stack's bookkeeping are shared
+with score mode (``_kernel_common``); this module holds what is the trick solver's own.
 """
 
 from __future__ import annotations

@@ -23,6 +23,9 @@ What makes it practical from 13 cards:
 * The root's bounds from the trick solver (``score.py`` passes its figures in).
 * A cut-off card ("killer") cache: the card that last refuted a similar node is tried before
   the other moves are generated; one move per run of equivalent cards (exact: keys are exact).
+
+Those last two, the move ordering and the stack's bookkeeping are the trick solver's too, in
+``_kernel_common``; this module holds what is score mode's own.
 """
 
 from __future__ import annotations
