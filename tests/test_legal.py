@@ -311,6 +311,25 @@ def test_refusals_name_the_rule() -> None:
         assert all(w in why for w in words), (name, why)
 
 
+def test_suicide_refusals_say_what_is_left() -> None:
+    r = PRESETS["suicide"]
+    deck = legal.deck_of(r)
+    after_nil = legal.bid_refusal(r, deck, 2, [0, NB, NB, NB], 0, 0)
+    assert after_nil == "his partner bid nil, so he must bid at least 4 (bidding suicide)"
+    assert legal.bid_refusal(r, deck, 2, [0, NB, NB, NB], 0, 2) == after_nil
+    first = legal.bid_refusal(r, deck, 0, [NB, NB, NB, NB], 0, 2)
+    assert first == "he must bid nil or at least 4 (bidding suicide)"
+    game = Game(r, seed=3)  # the first bidder bids nil, the next 4; the third must bid 4+
+    for bid in (0, 4):
+        game.look(game.turn)
+        game.make_bid(bid)
+    with pytest.raises(IllegalAction, match="blind_nil but his partner bid nil, so he must bid at least 4"):
+        game.make_bid(Bid(0, blind=True))
+    game.look(game.turn)
+    with pytest.raises(IllegalAction, match="bid nil but his partner bid nil, so he must bid at least 4"):
+        game.make_bid(0)
+
+
 def test_decks() -> None:
     big = legal.deck_of(PRESETS["jokers"])
     assert set(big.cards) == (set(range(52)) - set(cards("2C 2D"))) | {BIG_JOKER, LITTLE_JOKER}

@@ -221,8 +221,9 @@ def bid_refusal(rules: Rules, deck: Deck, seat: int, bids: Sequence[int], hand: 
         mate = partner_bid(rules, seat, bids)
         if mate > 0:
             return f"his partner bid {mate}, so he must bid nil (bidding suicide)"
-        why = "his partner bid nil, so he" if mate == 0 else "he"
-        return f"{why} must bid nil or at least {rules.suicide_min} (bidding suicide)"
+        if mate == 0:
+            return f"his partner bid nil, so he must bid at least {rules.suicide_min} (bidding suicide)"
+        return f"he must bid nil or at least {rules.suicide_min} (bidding suicide)"
     if system == "whiz":
         spades = spade_count(deck, hand)
         return f"he holds {spades} spades and must bid nil or {spades} (bidding whiz)"
