@@ -330,6 +330,14 @@ def test_suicide_refusals_say_what_is_left() -> None:
         game.make_bid(0)
 
 
+def test_whiz_refusal_without_spades() -> None:
+    r = PRESETS["whiz"]
+    why = legal.bid_refusal(
+        r, legal.deck_of(r), 0, [NB] * 4, mask("AH KH QH JH TH 9H 8H AD KD QD AC KC QC"), 3
+    )
+    assert why == "he holds no spades and must bid nil (bidding whiz)"
+
+
 def test_decks() -> None:
     big = legal.deck_of(PRESETS["jokers"])
     assert set(big.cards) == (set(range(52)) - set(cards("2C 2D"))) | {BIG_JOKER, LITTLE_JOKER}

@@ -226,6 +226,8 @@ def bid_refusal(rules: Rules, deck: Deck, seat: int, bids: Sequence[int], hand: 
         return f"he must bid nil or at least {rules.suicide_min} (bidding suicide)"
     if system == "whiz":
         spades = spade_count(deck, hand)
+        if not spades:
+            return "he holds no spades and must bid nil (bidding whiz)"
         return f"he holds {spades} spades and must bid nil or {spades} (bidding whiz)"
     if system == "mirror":
         return f"he holds {spade_count(deck, hand)} spades, which is his bid (bidding mirror)"
