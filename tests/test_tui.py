@@ -317,8 +317,10 @@ async def test_hint_shows_a_bot_choice_with_its_reason(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await play_until(pilot, app, lambda: gs(app).view.mode == "play")  # type: ignore[union-attr]
         await pilot.press("h")
-        for _ in range(600):  # the hint bot thinks in a thread; the expert may take a while
-            if gs(app).hint_shown is not None:
+        # The hint bot thinks in a thread; the expert may first compile its kernels, which on a
+        # busy machine takes minutes: wait for the answer (bounded, so a hang still fails).
+        for _ in range(6000):
+            if gs(app).hint_shown is not None or not gs(app).hinting:
                 break
             await pilot.pause(0.05)
         assert "Hint (" in screen_text(app)
@@ -846,3 +848,16 @@ async def test_every_preset_reaches_its_first_card_at_80x24(tmp_path: Path, pres
         assert {s.position for s in view.seats} == set(POSITIONS[rules.players])
         assert all(len(line.rstrip()) <= SIZE[0] for line in text.splitlines())
         assert_nothing_hidden_shown(app, text)
+
+
+async def test_with_jokers_b_still_bids_blind_nil_while_bidding(tmp_path: Path) -> None:
+    """B starts a joker only while playing or passing cards; at the bid it is Blind Nil, as ever."""
+    app = SpadesApp(config(tmp_path, rules="jokers", seed=11, bots="random"))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.session.observation().my_turn)
+        await settle(pilot, app)
+        assert gs(app).view.can_blind and gs(app).view.jokers  # type: ignore[union-attr]
+        await pilot.press("b")
+        await settle(pilot, app)
+        assert app.session.observation().bids[app.session.human] == "blind_nil"
+        assert gs(app).joker_key is None

@@ -391,7 +391,17 @@ def test_resume_refuses_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     refused(["--resume", str(unknown)], "which seat is yours")
 
 
-@pytest.mark.parametrize(("preset", "stop"), [("two_player", 5), ("two_player", 45), ("bicycle", 60)])
+@pytest.mark.parametrize(
+    ("preset", "stop"),
+    [
+        ("two_player", 5),
+        ("two_player", 45),
+        ("bicycle", 60),
+        ("cutthroat3", 40),
+        ("jokers", 30),
+        ("mirror", 9),
+    ],
+)
 def test_a_resumed_game_goes_on_as_the_unsaved_one(tmp_path: Path, preset: str, stop: int) -> None:
     """Whatever the phase it was saved in (the two-player draw included), the resumed game is
     the same game: the same hands follow from the same choices."""
