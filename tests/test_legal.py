@@ -199,13 +199,13 @@ def walk(rules: Rules, seed: int, max_hands: int) -> Game:
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=200)
 @given(name=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**32))
 def test_every_preset_equals_the_one_definition(name: str, seed: int) -> None:
     walk(PRESETS[name].replace(target=150), seed, max_hands=2)
 
 
-@settings(SETTINGS, max_examples=160)
+@settings(SETTINGS, max_examples=500)
 @given(rules=rule_sets(), seed=st.integers(0, 2**32))
 def test_random_rule_sets_equal_the_one_definition(rules: Rules, seed: int) -> None:
     walk(rules, seed, max_hands=1)
