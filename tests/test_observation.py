@@ -3,11 +3,15 @@ stock's top card only when deciding on it; and the JSON form round-trips."""
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
 from spades import Bid, Game, Observation, Rules
 from spades.cards import CardSet
 from spades.errors import SpadesError
+from spades.observation import PUBLIC_FIELDS, public_view
 from spades.rules import PRESETS
 from spades.state import Phase
 
@@ -80,6 +84,7 @@ def test_json_round_trip(preset: str) -> None:
         for seat in range(game.n):
             obs = game.observation(seat)
             back = Observation.from_json(obs.to_json(), game.rules)
+            assert back == obs  # every field, the scores and the winner included
             assert back.to_json() == obs.to_json()
         codes = game.legal_codes()
         game.apply_code(codes[step % len(codes)])
@@ -90,3 +95,30 @@ def test_bad_seat() -> None:
     for seat in (-1, 4, "North", None, 1.5):
         with pytest.raises(SpadesError, match="is not at the table"):
             game.observation(seat)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_round_trip_keeps_scores_winner_and_phase(preset: str) -> None:
+    game = Game(PRESETS[preset].replace(target=60, lose_at=-60), seed=5)
+    rng = random.Random(5)
+    while not game.is_over and game.hand_number < 40:
+        game.apply(rng.choice(game.legal_actions()))
+    for seat in range(game.n):
+        obs = game.observation(seat)
+        assert obs.phase is game.phase and obs.phase == game.phase.value
+        back = Observation.from_json(json.loads(json.dumps(obs.to_json())), game.rules)
+        assert back == obs and back.scores == tuple(game.scores) and back.winner == game.winner
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_spectators_see_only_the_allowed_fields(preset: str) -> None:
+    game = Game(PRESETS[preset], seed=9)
+    rng = random.Random(9)
+    for _ in range(60):
+        view = public_view(game)
+        assert set(view) <= set(PUBLIC_FIELDS) | {"seat", "hand", "looked"}
+        assert view["hand"] is None and view["seat"] is None
+        assert not {"exchange", "stock_top", "discarded", "pass_chosen"} & set(view)
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))

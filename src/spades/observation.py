@@ -38,7 +38,7 @@ class Observation:
     rules: Rules
     dealer: int
     hand_number: int
-    phase: str
+    phase: Phase
     to_move: int | None
     hand: CardSet | None
     looked: bool
@@ -87,7 +87,7 @@ class Observation:
             "players": self.players,
             "dealer": self.dealer,
             "hand_number": self.hand_number,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "to_move": self.to_move,
             "hand": None if self.hand is None else self.hand.texts(),
             "looked": self.looked,
@@ -114,6 +114,10 @@ class Observation:
             out["discarded"] = [] if self.discarded is None else self.discarded.texts()
         if self.pass_chosen:
             out["pass_chosen"] = self.pass_chosen.texts()
+        if self.scores:
+            out["scores"] = [score_to_json(s) for s in self.scores]
+        if self.winner is not None:
+            out["winner"] = self.winner
         return out
 
     @staticmethod
@@ -131,7 +135,7 @@ class Observation:
             rules=rules,
             dealer=data["dealer"],
             hand_number=data["hand_number"],
-            phase=data["phase"],
+            phase=Phase(data["phase"]),
             to_move=data.get("to_move"),
             hand=cs(data.get("hand")),
             looked=data["looked"],
@@ -148,13 +152,83 @@ class Observation:
             spades_broken=data["spades_broken"],
             totals=tuple(data["totals"]),
             bags=tuple(data["bags"]),
-            scores=(),
+            scores=tuple(score_from_json(s) for s in data.get("scores", ())),
             winner=data.get("winner"),
             stock_top=parse_card(data["stock_top"]) if data.get("stock_top") else None,
             stock_left=data.get("stock_left", 0),
             discarded=cs(data.get("discarded")),
             pass_chosen=cs(data.get("pass_chosen")),
         )
+
+
+def score_to_json(score: HandScore) -> dict[str, Any]:
+    """One line of the score sheet as JSON (the names of ``spades replay --json``)."""
+    return {
+        "dealer": score.dealer,
+        "bids": [bid_value(b) for b in score.bids],
+        "tricks": list(score.tricks),
+        "contracts": list(score.contracts),
+        "points": list(score.points),
+        "bags": list(score.bags),
+        "totals": list(score.totals),
+        "penalties": list(score.penalties),
+    }
+
+
+def _seat_bid(value: BidView) -> SeatBid:
+    if value == "blind_nil":
+        return SeatBid(0, True)
+    if value == "nil" or value is None:
+        return SeatBid(0)
+    return SeatBid(int(value))
+
+
+def score_from_json(data: dict[str, Any]) -> HandScore:
+    return HandScore(
+        dealer=data["dealer"],
+        bids=tuple(_seat_bid(b) for b in data["bids"]),
+        tricks=tuple(data["tricks"]),
+        contracts=tuple(data["contracts"]),
+        points=tuple(data["points"]),
+        bags=tuple(data["bags"]),
+        totals=tuple(data["totals"]),
+        penalties=tuple(data["penalties"]),
+    )
+
+
+PUBLIC_FIELDS: tuple[str, ...] = (
+    "players",
+    "dealer",
+    "hand_number",
+    "phase",
+    "to_move",
+    "bids",
+    "tricks",
+    "trick",
+    "tricks_won",
+    "spades_broken",
+    "totals",
+    "bags",
+    "scores",
+    "winner",
+    "stock_left",
+)
+"""What anyone at the table, or watching it, may see: the spectator's view is built from these
+keys of an observation's JSON and nothing else (an allow-list: a field added to observations
+later stays private until it is named here)."""
+
+
+def public_view(game: Game) -> dict[str, Any]:
+    """The table as a spectator sees it: no hand, no exchange, no stock card, no discards.
+
+    Built from seat 0's observation through ``PUBLIC_FIELDS`` only; ``hand`` is ``null`` and
+    ``seat`` is ``null`` so a client can tell it apart from a player's view."""
+    seen = observe(game, 0).to_json()
+    out = {key: seen[key] for key in PUBLIC_FIELDS if key in seen}
+    out["seat"] = None
+    out["hand"] = None
+    out["looked"] = False
+    return out
 
 
 def observe(game: Game, seat: int) -> Observation:
@@ -179,7 +253,7 @@ def observe(game: Game, seat: int) -> Observation:
         rules=game.rules,
         dealer=game.dealer,
         hand_number=game.hand_number,
-        phase=game.phase.value,
+        phase=game.phase,
         to_move=game.to_move,
         hand=CardSet(game.hands[seat]) if looked and in_hand else None,
         looked=looked,

@@ -44,7 +44,7 @@ def to_record(game: Game, players: Sequence[str] | None = None, **extra: Any) ->
     for i, log in enumerate(game.logs):
         dealt = log.dealt
         if i == len(game.logs) - 1 and game.phase is Phase.DRAW:
-            dealt = game.hands  # the two-player draw is under way: the cards kept so far
+            dealt = list(game.hands)  # the two-player draw is under way: the cards kept so far
         hand: dict[str, Any] = {
             "deal": [str(CardSet(m)) for m in dealt],
             "bids": [bid_value(b) for b in log.bids],
@@ -273,7 +273,7 @@ def _replay_draw(game: Game, masks: list[int], number: int, partial: bool = Fals
     """Recover each draw choice from the stock and the kept hands (``partial``: the record
     stops during the draw, once every kept card is accounted for)."""
     while game.phase is Phase.DRAW:
-        if partial and game.hands == masks:
+        if partial and list(game.hands) == masks:
             return
         seat = game.turn
         top = game.stock[game.stock_pos]

@@ -16,7 +16,7 @@ import random
 import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias
 
 from spades.actions import (
@@ -101,7 +101,9 @@ THREE_SEAT_NAMES = ("North", "East", "West")
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
 
-class Phase(Enum):
+class Phase(StrEnum):
+    """The phase of a hand. A ``StrEnum``: ``Phase.BID == "bid"``, and JSON writes its value."""
+
     DEAL = "deal"
     DRAW = "draw"
     BID = "bid"
@@ -199,24 +201,24 @@ _STATE_ATTRS: Final = (
     "n",
     "rng",
     "auto_deal",
-    "totals",
-    "bags",
+    "_totals",
+    "_bags",
     "_next",
     "winner",
     "hand_number",
     "first_dealer",
     "dealer",
     "phase",
-    "hands",
-    "looked",
-    "bid",
-    "blind",
+    "_hands",
+    "_looked",
+    "_bid",
+    "_blind",
     "turn",
-    "trick",
+    "_trick",
     "trick_leader",
     "lead_suit",
-    "tricks_won",
-    "tricks",
+    "_tricks_won",
+    "_tricks",
     "spades_broken",
     "_broken_at",
     "_random_deal",
@@ -232,17 +234,17 @@ _STATE_ATTRS: Final = (
 rather than read from ``__dict__`` because the compiled ``Game`` (mypyc) has no ``__dict__``;
 ``tests/test_engine_build.py`` checks the list against the attributes a game really has."""
 _SNAP_LISTS: Final = (
-    "hands",
-    "looked",
-    "bid",
-    "blind",
-    "trick",
-    "tricks_won",
-    "tricks",
+    "_hands",
+    "_looked",
+    "_bid",
+    "_blind",
+    "_trick",
+    "_tricks_won",
+    "_tricks",
     "exchange_steps",
     "exchanges",
-    "totals",
-    "bags",
+    "_totals",
+    "_bags",
     "seen_discards",
 )
 """The per-hand lists a pass or draw changes in place, so its snapshot copies them."""
@@ -344,8 +346,8 @@ class Game:
         self.rng = rng or random.Random(seed)
         self.auto_deal = auto_deal
         sides = self.rules.sides
-        self.totals = [0] * sides
-        self.bags = [0] * sides
+        self._totals = [0] * sides
+        self._bags = [0] * sides
         self.scores: list[HandScore] = []
         self.logs: list[HandLog] = []
         self.history: list[Event] = []
@@ -388,16 +390,16 @@ class Game:
 
     def _clear_hand(self) -> None:
         n = self.n
-        self.hands = [0] * n
-        self.looked = [True] * n
-        self.bid = [NO_BID] * n
-        self.blind = [False] * n
+        self._hands = [0] * n
+        self._looked = [True] * n
+        self._bid = [NO_BID] * n
+        self._blind = [False] * n
         self.turn = 0
-        self.trick: list[int] = []
+        self._trick: list[int] = []
         self.trick_leader = 0
         self.lead_suit = -1
-        self.tricks_won = [0] * n
-        self.tricks: list[Trick] = []
+        self._tricks_won = [0] * n
+        self._tricks: list[Trick] = []
         self.spades_broken = False
         self._broken_at = -1
         """History index of the play that broke spades this hand (-1: not yet), for undo."""
@@ -458,7 +460,7 @@ class Game:
             self.turn = first
             return
         assert hands is not None
-        self.hands = list(hands)
+        self._hands = list(hands)
         log = HandLog(self.dealer, list(hands), None, [None] * n)
         self.logs.append(log)
         self._plays = log.plays
@@ -504,15 +506,76 @@ class Game:
         self.phase = _BID
         self.turn = (self.dealer + 1) % self.n
         if self.rules.blind_nil:
-            self.looked = [not blind_nil_by_score(self.rules, seat, self.totals) for seat in range(self.n)]
+            self._looked = [not blind_nil_by_score(self.rules, seat, self._totals) for seat in range(self.n)]
         if self.rules.bidding == "mirror":  # the engine bids for everyone, in bidding order
             for _ in range(self.n):
-                self.make_bid(_BIDS[spade_count(self.deck, self.hands[self.turn])])
+                self.make_bid(_BIDS[spade_count(self.deck, self._hands[self.turn])])
                 at = len(self.history) - 1
                 self._undo_at[at] = (*self._undo_at[at], "auto")  # undone with what caused it
 
     def _blind_nil_possible(self, seat: int) -> bool:
-        return blind_nil_allowed(self.rules, seat, self.bid, self.totals)
+        return blind_nil_allowed(self.rules, seat, self._bid, self._totals)
+
+    # ------------------------------------------------------------------ read-only state
+    # The state lives in private lists the engine changes in place; callers get tuples, so
+    # no one can change a hand or a score by accident (``set_scores`` is the deliberate way).
+    @property
+    def hands(self) -> tuple[int, ...]:
+        """Every seat's cards as masks. For tools that own the whole table (records, tests);
+        players, bots and servers must use ``observation``."""
+        return tuple(self._hands)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(self._totals)
+
+    @property
+    def bags(self) -> tuple[int, ...]:
+        return tuple(self._bags)
+
+    @property
+    def bid(self) -> tuple[int, ...]:
+        """Each seat's bid in tricks (0 for Nil and Blind Nil), ``NO_BID`` before it bids."""
+        return tuple(self._bid)
+
+    @property
+    def blind(self) -> tuple[bool, ...]:
+        return tuple(self._blind)
+
+    @property
+    def looked(self) -> tuple[bool, ...]:
+        return tuple(self._looked)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        return tuple(self._tricks_won)
+
+    @property
+    def trick(self) -> tuple[int, ...]:
+        """The cards of the trick in progress, in the order played."""
+        return tuple(self._trick)
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The finished tricks of this hand."""
+        return tuple(self._tricks)
+
+    def set_scores(self, totals: SeqIn, bags: MasksIn = None) -> None:
+        """Set the game's totals (and bag counts), e.g. to study a position late in a game.
+        Deliberate, checked, and not undoable: not an action of the game."""
+        sides = self.rules.sides
+        for name, values in (("totals", totals), ("bags", bags)):
+            if values is None:
+                continue
+            try:
+                ok = len(values) == sides and all(type(v) is int for v in values)
+            except TypeError:
+                ok = False
+            if not ok:
+                raise IllegalAction(f"{name} must be {sides} whole numbers, one per side, not {values!r}")
+        self._totals = list(totals)
+        if bags is not None:
+            self._bags = list(bags)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -530,7 +593,7 @@ class Game:
         if self.phase is not _PLAY:
             return 0
         return play_mask(
-            self.deck, self.hands[self.turn], self.lead_suit, self.spades_broken or self._lead_any
+            self.deck, self._hands[self.turn], self.lead_suit, self.spades_broken or self._lead_any
         )
 
     def legal_cards(self) -> CardSet:
@@ -541,11 +604,11 @@ class Game:
         if self.phase is not _BID or seat != self.turn:
             return []
         out: list[Bid] = []
-        if not self.looked[seat]:
+        if not self._looked[seat]:
             if self._blind_nil_possible(seat):
                 out.append(Bid(0, blind=True))
             return out
-        out.extend(_BIDS[t] for t in number_bids(self.rules, self.deck, seat, self.bid, self.hands[seat]))
+        out.extend(_BIDS[t] for t in number_bids(self.rules, self.deck, seat, self._bid, self._hands[seat]))
         return out
 
     def legal_actions(self, seat: SeatIn = None) -> list[Action]:
@@ -560,7 +623,7 @@ class Game:
             raise IllegalAction(f"seat {seat!r} is not at the table")
         acts: list[Action] = []
         if self.phase is _BID:
-            if not self.looked[seat] and self.bid[seat] == NO_BID:
+            if not self._looked[seat] and self._bid[seat] == NO_BID:
                 acts.append(Look())
             acts.extend(self.legal_bids(seat))
         elif seat != self.turn or self.phase in (_DEAL, _OVER):
@@ -568,7 +631,7 @@ class Game:
         elif self.phase is _PLAY:
             acts.extend(Play(c) for c in bits(self.legal_play_mask()))
         elif self.phase is _EXCHANGE:
-            acts.extend(PassCard(c) for c in bits(self.hands[seat] & ~self.pending_pass))
+            acts.extend(PassCard(c) for c in bits(self._hands[seat] & ~self.pending_pass))
         elif self.phase is _DRAW:
             acts.extend((Draw(True), Draw(False)))
         return acts
@@ -576,10 +639,10 @@ class Game:
     def legal_codes(self) -> list[int]:
         """Dense codes of the legal actions of the seat to move (``spades.actions``)."""
         if self.phase is _PLAY:
-            h = self.hands[self.turn]
+            h = self._hands[self.turn]
             if not self._standard:
                 return [_play_code(c) for c in bits(self.legal_play_mask())]
-            if self.trick:  # ``legal.play_mask`` for the standard deck, on 13-bit suit fields
+            if self._trick:  # ``legal.play_mask`` for the standard deck, on 13-bit suit fields
                 lead = self.lead_suit
                 follow = (h >> (13 * lead)) & 0x1FFF
                 if follow:
@@ -602,13 +665,13 @@ class Game:
         phase = self.phase
         seat = self.turn
         if phase is _BID:
-            if not self.looked[seat]:
+            if not self._looked[seat]:
                 return [LOOK_CODE, BLIND_NIL_CODE] if self._blind_nil_possible(seat) else [LOOK_CODE]
             return [
-                _bid_code(t) for t in number_bids(self.rules, self.deck, seat, self.bid, self.hands[seat])
+                _bid_code(t) for t in number_bids(self.rules, self.deck, seat, self._bid, self._hands[seat])
             ]
         if phase is _EXCHANGE:
-            return [_pass_code(c) for c in bits(self.hands[seat] & ~self.pending_pass)]
+            return [_pass_code(c) for c in bits(self._hands[seat] & ~self.pending_pass)]
         if phase is _DRAW:
             return [DRAW_KEEP_CODE, DRAW_DISCARD_CODE]
         return []
@@ -623,10 +686,10 @@ class Game:
         c: int = code  # a machine int from here on in the compiled module
         if 0 <= c < 52 and self.phase is _PLAY and self._standard:
             turn = self.turn
-            hands = self.hands
+            hands = self._hands
             h = hands[turn]
             bit = 1 << c
-            trick = self.trick
+            trick = self._trick
             if h & bit:
                 suit = c // 13
                 if trick:
@@ -707,7 +770,7 @@ class Game:
 
     def _where(self) -> str:
         if self.phase is _PLAY:
-            return f"hand {self.hand_number}, trick {len(self.tricks) + 1}"
+            return f"hand {self.hand_number}, trick {len(self._tricks) + 1}"
         return f"hand {self.hand_number}, {self.phase.value}"
 
     def _check_turn(self, seat: SeatIn, phase: Phase, what: str) -> int:
@@ -727,7 +790,7 @@ class Game:
     def verify_look(self, seat: IntIn) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalAction(f"{self._where()}: seat {seat!r} is not at the table")
-        if self.looked[seat]:
+        if self._looked[seat]:
             raise IllegalAction(f"{self._where()}: {self._name(seat)} has already looked at his cards")
 
     def can_look(self, seat: IntIn) -> bool:
@@ -739,7 +802,7 @@ class Game:
 
     def look(self, seat: IntIn) -> Event:
         self.verify_look(seat)
-        self.looked[seat] = True
+        self._looked[seat] = True
         return self._record(seat, Look(), ("look", seat))
 
     # ------------------------------------------------------------------ bid
@@ -755,15 +818,15 @@ class Game:
                 raise IllegalAction(f"{where}: {who} bid blind_nil with tricks {raw.tricks}")
             if not r.blind_nil:
                 raise IllegalAction(f"{where}: {who} bid blind_nil but Blind Nil is not allowed (blind_nil)")
-            if not blind_nil_by_score(r, seat, self.totals):
+            if not blind_nil_by_score(r, seat, self._totals):
                 raise IllegalAction(
                     f"{where}: {who} bid blind_nil but his side is not "
                     f"{r.blind_nil_behind} points behind (blind_nil_behind)"
                 )
             if not self._blind_nil_possible(seat):
-                why = bid_refusal(r, self.deck, seat, self.bid, self.hands[seat], 0)
+                why = bid_refusal(r, self.deck, seat, self._bid, self._hands[seat], 0)
                 raise IllegalAction(f"{where}: {who} bid blind_nil but {why}")
-            if self.looked[seat]:
+            if self._looked[seat]:
                 raise IllegalAction(f"{where}: {who} bid blind_nil after looking at his cards")
             return
         top = self._max_bid
@@ -771,9 +834,9 @@ class Game:
             raise IllegalAction(f"{where}: {who} bid {raw.tricks!r}, outside 0..{top}")
         if raw.tricks < r.min_bid:
             raise IllegalAction(f"{where}: {who} bid nil but the lowest bid is {r.min_bid} (min_bid)")
-        if not self.looked[seat]:
+        if not self._looked[seat]:
             raise IllegalAction(f"{where}: {who} must look at his cards before bidding {raw.record_value}")
-        why = bid_refusal(r, self.deck, seat, self.bid, self.hands[seat], raw.tricks)
+        why = bid_refusal(r, self.deck, seat, self._bid, self._hands[seat], raw.tricks)
         if why:
             raise IllegalAction(f"{where}: {who} bid {raw.record_value} but {why}")
 
@@ -789,7 +852,7 @@ class Game:
         if bid.__class__ is int and 0 <= bid <= self._max_bid:
             bid = _BIDS[bid]
         turn = self.turn
-        looked = self.looked
+        looked = self._looked
         raw = _raw(bid)
         if (
             self.phase is not _BID
@@ -805,13 +868,13 @@ class Game:
             bid = self._coerce_bid(bid, seat)
             self.verify_bid(bid, seat)
         assert isinstance(bid, Bid)
-        bids = self.bid
+        bids = self._bid
         last_bid = bids.count(NO_BID) == 1
         undo = ("bid", turn, looked[turn], self.trick_leader)
         tricks = bid.tricks
         bids[turn] = tricks
         if bid.blind:
-            self.blind[turn] = True
+            self._blind[turn] = True
             looked[turn] = True
             self.logs[-1].bids[turn] = _BLIND_SEAT_BID
         else:
@@ -836,11 +899,11 @@ class Game:
     def _end_bidding(self) -> None:
         k = self.rules.blind_nil_exchange
         steps: list[tuple[int, int]] = []
-        if self.rules.teams and k > 0 and any(self.blind):
+        if self.rules.teams and k > 0 and any(self._blind):
             order = [(self.dealer + 1 + i) % self.n for i in range(self.n)]
             for seat in order:
                 partner = (seat + 2) % 4
-                if self.blind[seat] and not self.blind[partner]:
+                if self._blind[seat] and not self._blind[partner]:
                     steps += [(partner, seat), (seat, partner)]
         self.exchange_steps = steps
         if steps:
@@ -876,7 +939,7 @@ class Game:
         who = self._name(seat)
         if len(cards) != k:
             raise IllegalAction(f"{where}: {who} passed {len(cards)} cards but must pass {k}")
-        missing = cards.mask & ~self.hands[seat]
+        missing = cards.mask & ~self._hands[seat]
         if missing:
             raise IllegalAction(f"{where}: {who} passed {CardSet(missing)} which he does not hold")
         if self.pending_pass & ~cards.mask:
@@ -900,7 +963,7 @@ class Game:
             not isinstance(card, int)
             or isinstance(card, bool)
             or not 0 <= card < 54
-            or not self.hands[seat] >> card & 1
+            or not self._hands[seat] >> card & 1
         ):
             text = card_text(card) if isinstance(card, int) and 0 <= card < 54 else repr(card)
             raise IllegalAction(f"hand {self.hand_number}, exchange: {self._name(seat)} does not hold {text}")
@@ -922,8 +985,8 @@ class Game:
     def _do_pass(self, mask: int, action: Action) -> Event:
         snap = self._snapshot()
         giver, receiver = self.exchange_steps.pop(0)
-        self.hands[giver] &= ~mask
-        self.hands[receiver] |= mask
+        self._hands[giver] &= ~mask
+        self._hands[receiver] |= mask
         ex = Exchange(giver, receiver, CardSet(mask))
         self.exchanges.append(ex)
         self.logs[-1].exchanges.append(ex)
@@ -944,15 +1007,15 @@ class Game:
         snap = self._snapshot()
         top, nxt = self.stock[self.stock_pos], self.stock[self.stock_pos + 1]
         if keep:
-            self.hands[seat] |= 1 << top
+            self._hands[seat] |= 1 << top
         else:
             self.seen_discards[seat] |= 1 << top
-            self.hands[seat] |= 1 << nxt
+            self._hands[seat] |= 1 << nxt
         self.stock_pos += 2
         self.turn = 1 - seat
         ev = self._record(seat, Draw(keep), ("snap", snap))
         if self.stock_pos == 52:
-            self.logs[-1].dealt = list(self.hands)
+            self.logs[-1].dealt = list(self._hands)
             self._start_bidding()  # after the draw's event: a mirror hand's bids follow it
         return ev
 
@@ -964,17 +1027,17 @@ class Game:
     # ------------------------------------------------------------------ play
     def verify_play(self, card: IntIn, seat: SeatIn = None) -> None:
         seat = self._check_turn(seat, _PLAY, "play")
-        where = f"hand {self.hand_number}, trick {len(self.tricks) + 1}"
+        where = f"hand {self.hand_number}, trick {len(self._tricks) + 1}"
         who = self._name(seat)
         if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 54:
             raise IllegalAction(f"{where}: {who} played {card!r}, which is not a card")
-        h = self.hands[seat]
+        h = self._hands[seat]
         text = card_text(card)
         if not h >> card & 1:
             raise IllegalAction(f"{where}: {who} played {text} but does not hold it")
         if self.legal_play_mask() >> card & 1:
             return
-        if self.trick:  # the one definition refused it: say which of its two rules
+        if self._trick:  # the one definition refused it: say which of its two rules
             raise IllegalAction(
                 f"{where}: {who} played {text} but holds {SUIT_NAMES[self.lead_suit]} and must follow suit"
             )
@@ -1001,12 +1064,12 @@ class Game:
             self.verify_play(card, seat)
             card = int(card)  # an int subclass that passed the check
         # ``legal.play_mask`` inlined (tests/test_legal.py holds the two equal).
-        h = self.hands[turn]
+        h = self._hands[turn]
         bit = _BIT[card]
         if not h & bit:
             self.verify_play(card, seat)
         suit = self._suit_of[card]
-        trick = self.trick
+        trick = self._trick
         if trick:
             lead = self.lead_suit
             if suit != lead:
@@ -1023,7 +1086,7 @@ class Game:
                 self._broken_at = len(self.history)
             self.trick_leader = turn
             self.lead_suit = suit
-        self.hands[turn] = h ^ bit
+        self._hands[turn] = h ^ bit
         trick.append(card)
         self._plays.append(card)
         if len(trick) == self.n:
@@ -1034,7 +1097,7 @@ class Game:
         return ev
 
     def _finish_trick(self, seat: int, card: int) -> Event:
-        trick = self.trick
+        trick = self._trick
         leader = self.trick_leader
         k = self._keys[self.lead_suit]
         # The strongest card's place, by hand-unrolled comparisons (four times faster than
@@ -1055,10 +1118,10 @@ class Game:
             ka, kb, kc = k[a], k[b], k[c]
             best = (0 if ka > kc else 2) if ka > kb else (1 if kb > kc else 2)
             winner = (leader + best) % 3
-        tricks = self.tricks
+        tricks = self._tricks
         tricks.append(_tuple_new(_TRICK, (leader, tuple(trick), winner)))
-        self.tricks_won[winner] += 1
-        self.trick = []
+        self._tricks_won[winner] += 1
+        self._trick = []
         self.lead_suit = -1
         self.turn = self.trick_leader = winner
         ev: Event = _tuple_new(_EVENT, (seat, _PLAYS[card], self.hand_number, winner))
@@ -1074,13 +1137,13 @@ class Game:
         return ev
 
     def _end_hand(self) -> None:
-        blind = self.blind
-        bids = [_BLIND_SEAT_BID if blind[s] else _SEAT_BIDS[b] for s, b in enumerate(self.bid)]
-        score = score_hand(self.rules, self.dealer, bids, self.tricks_won, self.totals, self.bags)
+        blind = self._blind
+        bids = [_BLIND_SEAT_BID if blind[s] else _SEAT_BIDS[b] for s, b in enumerate(self._bid)]
+        score = score_hand(self.rules, self.dealer, bids, self._tricks_won, self._totals, self._bags)
         self.scores.append(score)
-        self.totals = list(score.totals)
-        self.bags = list(score.bags)
-        self.winner = game_winner(self.rules, self.totals)
+        self._totals = list(score.totals)
+        self._bags = list(score.bags)
+        self.winner = game_winner(self.rules, self._totals)
         if self.winner is not None:
             self.phase = _OVER
         else:
@@ -1161,9 +1224,9 @@ class Game:
                 # ... and the hand's last play is taken back below.
             elif kind == "bid":
                 seat, looked, leader = info[1], info[2], info[3]
-                self.bid[seat] = NO_BID
-                self.blind[seat] = False
-                self.looked[seat] = looked
+                self._bid[seat] = NO_BID
+                self._blind[seat] = False
+                self._looked[seat] = looked
                 self.logs[-1].bids[seat] = None
                 self.turn = seat
                 self.phase = _BID
@@ -1171,7 +1234,7 @@ class Game:
                 self.exchange_steps = []
                 return ev
             elif kind == "look":
-                self.looked[info[1]] = False
+                self._looked[info[1]] = False
                 return ev
             elif kind == "pending":
                 self.pending_pass = info[1]
@@ -1182,17 +1245,17 @@ class Game:
         seat = ev.seat
         card = ev.action.card  # type: ignore[union-attr]
         if ev.trick_winner is not None:
-            last = self.tricks.pop()
-            self.tricks_won[last.winner] -= 1
-            self.trick = list(last.cards[:-1])
+            last = self._tricks.pop()
+            self._tricks_won[last.winner] -= 1
+            self._trick = list(last.cards[:-1])
             self.trick_leader = last.leader
             self.lead_suit = self._suit_of[last.cards[0]]
         else:
-            self.trick.pop()
-            if not self.trick:
+            self._trick.pop()
+            if not self._trick:
                 self.lead_suit = -1
         self._plays.pop()
-        self.hands[seat] |= 1 << card
+        self._hands[seat] |= 1 << card
         if self._broken_at == index:
             self.spades_broken = False
             self._broken_at = -1
@@ -1205,7 +1268,7 @@ class Game:
         players, bots and servers must use ``observation``."""
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalAction(f"seat {seat!r} is not at the table")
-        return CardSet(self.hands[seat])
+        return CardSet(self._hands[seat])
 
     def observation(self, seat: IntIn) -> Observation:
         from spades.observation import observe
@@ -1214,7 +1277,7 @@ class Game:
 
     def __repr__(self) -> str:
         return (
-            f"<Game hand={self.hand_number} phase={self.phase.value} turn={self.turn} totals={self.totals}>"
+            f"<Game hand={self.hand_number} phase={self.phase.value} turn={self.turn} totals={self._totals}>"
         )
 
 
