@@ -34,7 +34,8 @@ from spades.bots.expert_play import (
     rollout,
     trick_winner,
 )
-from spades.bots.heuristic import HeuristicBot, evaluate, nil_danger, nil_survival
+from spades.bots.heuristic import evaluate, nil_danger, nil_survival
+from spades.bots.knowledge import CardTables, tables_of
 from spades.bots.sampling import Knowledge, resample, sample_deal
 from spades.bots.settings import Setting
 from spades.cards import card_text
@@ -81,17 +82,18 @@ def _bid_parts(view: BidView) -> tuple[int, bool]:
 
 
 def _cards(mask: int) -> list[int]:
-    return [c for c in range(52) if mask >> c & 1]
+    return [c for c in range(54) if mask >> c & 1]
 
 
-def _low_first(c: int) -> tuple[int, bool]:
-    """Order of the cards a Blind Nil's partner passes: lowest ranks, side suits first."""
-    return c % 13, c < 13
+def _low_first(t: CardTables) -> Callable[[int], tuple[int, bool]]:
+    """Order of the cards a Blind Nil's partner passes: lowest first, counted from the bottom
+    of the card's suit in play (the 2 of any suit is 0), side suits first."""
+    return lambda c: (t.below[c].bit_count(), t.spade[c])
 
 
-def _danger_first(c: int) -> int:
+def _danger_first(t: CardTables) -> Callable[[int], int]:
     """Order of the cards a Blind Nil bidder passes back: high spades, then aces, kings..."""
-    return -(c % 13 + (6 if c < 13 else 0))
+    return lambda c: -(t.level[c] + (6 if t.spade[c] else 0))
 
 
 PLAIN_DD_TRICKS = 4
@@ -188,7 +190,6 @@ class ExpertBot(Bot):
         self.blind_margin = float(blind_margin)
         self.bag_weight = float(bag_weight)
         self._free_rng = random.Random(seed)
-        self._helper = HeuristicBot(seed=seed)
         warm()  # the exact endgame's compiled solver loads now, not during a decision
 
     # ------------------------------------------------------------------ entry point
@@ -199,13 +200,6 @@ class ExpertBot(Bot):
         plays = [a for a in legal if isinstance(a, Play)]
         if plays:
             return self._play(obs, plays, rng)
-        standard = deck_of(obs.rules).standard
-        if not standard and (
-            any(isinstance(a, Look) for a in legal) or any(isinstance(a, PassCard) for a in legal)
-        ):
-            # Blind Nil and its exchange on a jokers deck: the heuristic's rules, which read
-            # the deck (the simulation below deals 52 cards).
-            return self._helper.decide(obs, legal)
         if any(isinstance(a, Look) for a in legal):
             return self._before_looking(obs, legal, rng)
         bids = [a for a in legal if isinstance(a, Bid) and not a.blind]
@@ -521,29 +515,44 @@ class ExpertBot(Bot):
         k = rules.blind_nil_exchange if p is not None and obs.bids[p] != "blind_nil" else 0
         bids, blind = self._bid_views(obs)
         leader = (obs.dealer + 1) % n
-        m = max(8, self.bid_samples // 2)
         blind_sum = look_sum = 0.0
         clean = 0
-        deck = list(range(52))
+        the_deck = deck_of(rules)
+        tables = tables_of(the_deck)
+        size = the_deck.hand_size
+        board = None if the_deck.standard else generic.Board.of(the_deck)
+        lead_any = may_lead_spades(rules, False)
+        guess: Callable[[int], float]
+        if board is None:
+            guess, m = (lambda hand: bid_guess(hand, n)), max(8, self.bid_samples // 2)
+        else:
+            guess, m = generic_guess(the_deck, n), max(8, min(self.bid_samples, GENERIC_BID_SAMPLES) // 2)
+
+        def play_out(table: Table, hands: list[int]) -> list[int]:
+            if board is None:
+                return rollout(table, hands, [], leader, lead_any, [0] * n)
+            return generic.rollout(board, table, hands, [], leader, lead_any, [0] * n)
+
+        deck = list(the_deck.cards)
         for _ in range(m):
             rng.shuffle(deck)
-            hands = [sum(1 << c for c in deck[13 * s : 13 * s + 13]) for s in range(n)]
+            hands = [sum(1 << c for c in deck[size * s : size * s + size]) for s in range(n)]
             est = list(bids)
             for s in range(n):
                 if est[s] < 0:
-                    est[s] = max(1, min(13, round(bid_guess(hands[s], n))))
-            won = rollout(Table(rules, est), list(hands), [], leader, may_lead_spades(rules, False), [0] * n)
+                    est[s] = max(1, min(size, round(guess(hands[s]))))
+            won = play_out(Table(rules, est), list(hands))
             look_sum += Scorer(rules, me, est, blind, obs.totals, obs.bags, self.bag_weight).value(won)
             est[me] = 0
             flags = list(blind)
             flags[me] = True
             if k and p is not None:
-                give = sorted(_cards(hands[p]), key=_low_first)[:k]
+                give = sorted(_cards(hands[p]), key=_low_first(tables))[:k]
                 mine = hands[me] | sum(1 << c for c in give)
-                back = sorted(_cards(mine), key=_danger_first)[:k]
+                back = sorted(_cards(mine), key=_danger_first(tables))[:k]
                 hands[p] = (hands[p] & ~sum(1 << c for c in give)) | sum(1 << c for c in back)
                 hands[me] = mine & ~sum(1 << c for c in back)
-            won = rollout(Table(rules, est), hands, [], leader, may_lead_spades(rules, False), [0] * n)
+            won = play_out(Table(rules, est), hands)
             blind_sum += Scorer(rules, me, est, flags, obs.totals, obs.bags, self.bag_weight).value(won)
             clean += won[me] == 0
         return blind_sum / m, look_sum / m, clean / m, m
@@ -556,10 +565,10 @@ class ExpertBot(Bot):
         chosen = obs.pass_chosen.mask if obs.pass_chosen is not None else 0
         cards = [a.card for a in legal]
         if obs.bids[obs.seat] == "blind_nil":
-            cards.sort(key=_danger_first)
+            cards.sort(key=_danger_first(tables_of(deck_of(obs.rules))))
             role = "give back my most dangerous cards"
         else:
-            cards.sort(key=_low_first)
+            cards.sort(key=_low_first(tables_of(deck_of(obs.rules))))
             role = "give my partner low cards for his blind nil"
         pick = cards[: max(1, k - chosen.bit_count())]
         card = pick[0]

@@ -386,7 +386,7 @@ class HeuristicBot(Bot):
             what = "my most dangerous cards"
         else:
             # Partner of a Blind Nil: give him low cards to duck with; keep high ones to cover.
-            order = sorted(avail, key=lambda c: (t.level[c], t.spade[c]))
+            order = sorted(avail, key=lambda c: (t.below[c].bit_count(), t.spade[c]))
             what = "my lowest cards, so partner can duck"
         need = k - chosen.bit_count()
         pick = order[:need]
