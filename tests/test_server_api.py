@@ -144,7 +144,10 @@ def test_websocket_seat_plays_a_hand_and_bad_messages_change_nothing(client: Tes
         seq = st["seq"]
         for bad, needle in [
             ("{not json", "malformed"),
-            (json.dumps({"type": "bid", "bid": 14}), "malformed"),
+            # 17 is the most any rule set allows (three players); past that the message is
+            # malformed, below it the engine refuses what this table's rules do not allow.
+            (json.dumps({"type": "bid", "bid": 18}), "malformed"),
+            (json.dumps({"type": "bid", "bid": 14}), "hand 1, bid"),
             (json.dumps({"type": "play", "card": "AS", "extra": 1}), "malformed"),
             (json.dumps({"type": "play", "card": "ZZ"}), "unknown card"),
             ("x" * 5000, "over the limit"),

@@ -28,6 +28,8 @@ from starlette.websockets import WebSocketState
 from spades.actions import Action, Bid, Draw, Look, PassCards, Play
 from spades.cards import CardSet, parse_card
 from spades.errors import SpadesError
+from spades.rules import CHOICES, NULLABLE, PRESETS, RANGES, Rules
+from spades.server.codec import deck_view
 from spades.server.limits import AddressLimits
 from spades.server.manager import MAX_LIVE_TABLES, WAITING_TTL, TableManager
 from spades.server.replayview import replay_body
@@ -44,6 +46,7 @@ from spades.server.schema import (
     PassMsg,
     Ping,
     PlayMsg,
+    RulesCheck,
     client_message,
     first_error,
 )
@@ -201,6 +204,22 @@ def create_app(
             "hint_bot": manager.hint_level,
             "bots": ["random", "heuristic", *(["expert"] if manager.hint_level == "expert" else [])],
         }
+
+    @app.get("/api/rules")
+    async def rules_catalog() -> dict[str, Any]:
+        """The presets and every rule option with its allowed values, straight from
+        ``spades.rules``: the lobby builds its form from this and never hard-codes a range."""
+        return RULES_CATALOG
+
+    @app.post("/api/rules/check")
+    async def rules_check(req: RulesCheck) -> dict[str, Any]:
+        """Rules as the lobby's form has them: the engine's one-line refusal, or the rules in
+        full with their deck (players, cards, tricks), so the form shows the seats to fill."""
+        try:
+            rules = Rules.from_spec(req.rules)
+        except SpadesError as e:
+            return {"error": str(e)}
+        return {"error": None, "rules": rules.to_dict(), "spec": rules.to_spec(), "deck": deck_view(rules)}
 
     @app.post("/api/tables")
     async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
@@ -445,6 +464,35 @@ class _Session:
         conn.seat = seat
         actor.greet(conn)
         return True
+
+
+def _rules_catalog() -> dict[str, Any]:
+    """``GET /api/rules``: each option in ``Rules`` field order, as ``{"name", "default",
+    "choices"}`` (``CHOICES``), ``{"name", "default", "min", "max", "nullable"}``
+    (``RANGES``/``NULLABLE``), or for ``first_dealer`` its choices with the seats of the
+    largest table (the rules refuse a seat a smaller table lacks, with their own message)."""
+    defaults = Rules().to_dict()
+    options: list[dict[str, Any]] = []
+    for name, default in defaults.items():
+        item: dict[str, Any] = {"name": name, "default": default}
+        if name in CHOICES:
+            item["choices"] = list(CHOICES[name])
+        elif name in RANGES:
+            low, high = RANGES[name]
+            item |= {"min": low, "max": high, "nullable": name in NULLABLE}
+        elif name == "first_dealer":
+            most = max(int(p) for p in CHOICES["players"] if isinstance(p, int))
+            item["choices"] = ["draw", "random", *range(most)]
+        else:  # a new option without a range or choices: say so rather than guess
+            item["choices"] = [default]
+        options.append(item)
+    return {
+        "options": options,
+        "presets": {name: r.to_dict() for name, r in PRESETS.items()},
+    }
+
+
+RULES_CATALOG = _rules_catalog()
 
 
 def _address(scope_holder: Request | WebSocket) -> str:

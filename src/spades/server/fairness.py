@@ -1,8 +1,9 @@
 """The fair-shuffle proof: decks from the OS's secure source, committed before, shown after.
 
 At each deal the table publishes ``commit = sha256(deck_text + salt)`` where ``deck_text`` is
-the 52 cards in dealing order (``"AS 7H ..."``, one space between cards) and ``salt`` a random
-hex string. After the hand it reveals both. Anyone can then check that the hash matches and
+the cards of the rules' deck in dealing order (``"AS 7H ..."``, one space between cards: 52
+cards, 51 for three players without the 2C, 54 with the jokers ``BJ``/``LJ``) and ``salt`` a
+random hex string. After the hand it reveals both. Anyone can then check that the hash matches and
 that dealing that deck one card at a time clockwise from the dealer's left gives the hands the
 record shows: the deal was fixed before anyone bid. Records carry the proofs as an extra
 ``proofs`` field (record.md keeps unknown fields).
@@ -18,7 +19,9 @@ from typing import Any
 
 from spades.cards import card_text, parse_card
 from spades.errors import InvalidCard, InvalidRecord
+from spades.legal import deck_of
 from spades.record import Replay, replay
+from spades.rules import Rules
 from spades.state import Game
 
 _sysrand = secrets.SystemRandom()
@@ -39,9 +42,10 @@ class Deck:
         return Deck(tuple(cards), salt, text, commitment(text, salt))
 
 
-def new_deck() -> Deck:
-    """A deck shuffled by the operating system's secure generator, with a fresh salt."""
-    cards = list(range(52))
+def new_deck(rules: Rules | None = None) -> Deck:
+    """The cards of ``rules``' deck (``legal.deck_of``; the 52 without rules) shuffled by the
+    operating system's secure generator, with a fresh salt."""
+    cards = list(deck_of(rules).cards) if rules is not None else list(range(52))
     _sysrand.shuffle(cards)
     return Deck.of(cards, secrets.token_hex(16))
 
@@ -64,7 +68,8 @@ def hands_from_deck(cards: Sequence[int], dealer: int, players: int) -> list[int
 
 
 def deal_into(game: Game, deck: Deck) -> None:
-    """Start the game's next hand from ``deck``: 13 each, or the two-player stock."""
+    """Start the game's next hand from ``deck``: all of it dealt round (13 each, 17 each with
+    three players), or the two-player stock."""
     if game.n == 2:
         game.deal(stock=list(deck.cards))
     else:
@@ -114,8 +119,9 @@ def _check_one(game: Game, number: int, commit: str, text: Any, salt: Any) -> Ha
         cards = [parse_card(t) for t in text.split(" ")]
     except InvalidCard as e:
         return fail(f"the revealed deck is not card text: {e}")
-    if sorted(cards) != list(range(52)):
-        return fail("the revealed deck does not hold each of the 52 cards once")
+    expected = deck_of(game.rules).cards
+    if sorted(cards) != sorted(expected):
+        return fail(f"the revealed deck does not hold each of the {len(expected)} cards of these rules once")
     log = game.logs[number - 1]
     if game.n == 2:
         if log.stock != cards:

@@ -2,7 +2,8 @@
 
 The schema checks shape only (types, sizes, known fields); whether an action is allowed is
 for the engine alone to say. Limits here are the server's promises: small messages, short
-names, at most 13 cards in a pass.
+names, at most 13 cards in a pass, bids up to 17 (the 17 tricks of a three-player hand; the
+engine refuses a bid over the hand's size).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 MAX_MESSAGE_BYTES = 2048
 MAX_NAME = 24
+MAX_BID = 17
+"""The largest bid of any rule set: a three-player hand has 17 tricks (``legal.Deck.max_bid``)."""
 Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
 CardText = Annotated[str, Field(min_length=2, max_length=3)]
 
@@ -57,7 +60,7 @@ class LookMsg(_Msg):
 
 class BidMsg(_Msg):
     type: Literal["bid"]
-    bid: Annotated[int, Field(ge=0, le=13)] | Literal["nil", "blind_nil"]
+    bid: Annotated[int, Field(ge=0, le=MAX_BID)] | Literal["nil", "blind_nil"]
 
 
 class PassMsg(_Msg):
@@ -111,6 +114,12 @@ class CreateTable(_Msg):
     bot_delay_ms: Annotated[int, Field(ge=0, le=10_000)] = 600
     hints: bool = True
     away_s: Annotated[float, Field(ge=1, le=3600)] = 60.0
+
+
+class RulesCheck(_Msg):
+    """``POST /api/rules/check``: rules as a create request gives them."""
+
+    rules: dict[str, Any] | str | None = None
 
 
 class Claim(_Msg):

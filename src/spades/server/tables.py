@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from spades.actions import Action, Bid, Look, PassCards, Play
+from spades.actions import Action, Bid, Play
 from spades.bots import REGISTRY, Bot, make_bot
 from spades.cards import CardSet, card_text, parse_card
 from spades.driver import notify_others
@@ -350,13 +350,8 @@ class TableActor:
             deal_into(g, deck)
             self.status = "playing"
         elif kind == "act":
-            seat, action = data["seat"], decode_action(data["a"])
-            if isinstance(action, PassCards):
-                g.pass_cards(action.cards, seat)
-            elif isinstance(action, Look):
-                g.look(seat)
-            else:
-                g.apply(action, seat)
+            # ``Game.apply`` takes every action, a whole pass and an early look included.
+            g.apply(decode_action(data["a"]), data["seat"])
             if g.is_over:
                 self.status = "over"
         elif kind == "end":
@@ -402,7 +397,7 @@ class TableActor:
             if g.hand_number >= MAX_HANDS:
                 await self._end("failed", f"no side reached the target in {MAX_HANDS} hands")
                 return
-            deck = new_deck()
+            deck = new_deck(self.conf.rules)
             await self._commit("deal", {"deck": deck.text, "salt": deck.salt, "commit": deck.commit})
 
     async def _end(self, status: str, why: str) -> None:
@@ -766,7 +761,11 @@ class TableActor:
         return len(self.decks) * 1000 + len(self.game.scores)
 
     def full_public(self) -> dict[str, Any]:
-        """The public view with the score sheet and the shuffle proofs (REST answers this)."""
+        """The public view with the score sheet and the shuffle proofs (REST answers this).
+
+        The deck's cards in the order a hand is sorted (``codec.deck_view``) are not here: a
+        page asks ``POST /api/rules/check`` for them once, so no message to a seat lists cards
+        it does not hold (the audit of ``tests/test_server_audit.py`` reads every card)."""
         return {**self.public(), "proofs": self.proofs(), "sheet": self.sheet()}
 
     def proofs(self) -> list[dict[str, Any]]:

@@ -6,10 +6,14 @@ export const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }
 const RANKS = "23456789TJQKA";
 const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 }; // alternate colours in the hand
 
-export function rankOf(card) { return RANKS.indexOf(card[0]); }
-export function suitOf(card) { return card[card.length - 1]; }
+// The jokers of the house rules (docs/spec/house-rules.md): "BJ" and "LJ".
+export const JOKER_NAME = { BJ: "Big Joker", LJ: "Little Joker" };
+export function isJoker(card) { return card === "BJ" || card === "LJ"; }
+export function rankOf(card) { return isJoker(card) ? (card === "BJ" ? 15 : 14) : RANKS.indexOf(card[0]); }
+export function suitOf(card) { return isJoker(card) ? "S" : card[card.length - 1]; }
 export function rankLabel(card) { return card[0] === "T" ? "10" : card[0]; }
 export function cardName(card) {
+  if (isJoker(card)) return JOKER_NAME[card];
   const names = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
   return `${names[card[0]] || card[0]} of ${SUIT_NAME[suitOf(card)]}`;
 }
@@ -21,7 +25,14 @@ export function cardList(cards) {
 }
 export const FULL_DECK = [..."SHDC"].flatMap((s) => [...RANKS].map((r) => r + s));
 
-export function sortHand(cards) {
+// A hand sorted as the server's deck order says (``deck.order``: spades in play first, the
+// jokers at their head and the jjdd 2D among them, each suit high to low); without it, by
+// printed suit and rank.
+export function sortHand(cards, order) {
+  if (order && order.length) {
+    const at = new Map(order.map((c, i) => [c, i]));
+    return [...cards].sort((a, b) => (at.get(a) ?? 99) - (at.get(b) ?? 99));
+  }
   return [...cards].sort((a, b) => (SUIT_ORDER[suitOf(a)] - SUIT_ORDER[suitOf(b)]) || (rankOf(b) - rankOf(a)));
 }
 
@@ -32,8 +43,33 @@ function el(tag, attrs, text) {
   return e;
 }
 
-export function cardSVG(card) {
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", role: "img", "aria-label": cardName(card) });
+// A joker: its short name in the corners, a star and its full name in the middle (the Big
+// Joker red, the Little Joker black), so the two are told apart at any size.
+function jokerSVG(card) {
+  const big = card === "BJ";
+  const colour = big ? "#c4122f" : "#1b1b1f";
+  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg joker", role: "img", "aria-label": JOKER_NAME[card], "data-joker": card });
+  svg.appendChild(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, fill: big ? "#fff4e0" : "#f1f3f7", stroke: "#9a958a", "stroke-width": 1.2 }));
+  const corner = el("g", { fill: colour, "font-family": "Georgia, 'Times New Roman', serif", "font-weight": 700 });
+  corner.appendChild(el("text", { x: 4, y: 15, "font-size": 13 }, card));
+  corner.appendChild(el("text", { x: 5, y: 28, "font-size": 11 }, "\u2605"));
+  svg.appendChild(corner);
+  const back = corner.cloneNode(true);
+  back.setAttribute("transform", "rotate(180 30 42)");
+  svg.appendChild(back);
+  svg.appendChild(el("text", { x: 30, y: 47, "font-size": 26, "text-anchor": "middle", fill: colour }, "\u2605"));
+  const word = el("g", { fill: colour, "font-family": "system-ui, sans-serif", "font-weight": 800, "text-anchor": "middle" });
+  word.appendChild(el("text", { x: 30, y: 57, "font-size": 8.5 }, big ? "BIG" : "LITTLE"));
+  word.appendChild(el("text", { x: 30, y: 66, "font-size": 8.5 }, "JOKER"));
+  svg.appendChild(word);
+  return svg;
+}
+
+// ``trump``: a card that is a spade in play though not printed as one (the jjdd 2D): it
+// carries a small spade badge, and says so to a screen reader.
+export function cardSVG(card, trump = false) {
+  if (isJoker(card)) return jokerSVG(card);
+  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", role: "img", "aria-label": trump ? `${cardName(card)} (a spade)` : cardName(card) });
   const suit = suitOf(card);
   const red = suit === "H" || suit === "D";
   const colour = red ? "#c4122f" : "#1b1b1f";
@@ -51,6 +87,10 @@ export function cardSVG(card) {
     svg.appendChild(el("text", { x: 30, y: 50, "font-size": 24, "text-anchor": "middle", fill: colour, "font-family": "Georgia, serif", "font-weight": 700 }, card[0]));
   } else {
     svg.appendChild(el("text", { x: 30, y: 53, "font-size": card[0] === "A" ? 34 : 26, "text-anchor": "middle", fill: colour }, SUIT_SYMBOL[suit]));
+  }
+  if (trump) {
+    svg.appendChild(el("circle", { cx: 47, cy: 71, r: 8, fill: "#1b1b1f" }));
+    svg.appendChild(el("text", { x: 47, y: 75.5, "font-size": 12, "text-anchor": "middle", fill: "#fff" }, SUIT_SYMBOL.S));
   }
   return svg;
 }

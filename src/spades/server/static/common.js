@@ -15,7 +15,8 @@ export function h(tag, attrs, ...children) {
 }
 export function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
 export const POSITIONS4 = ["North", "East", "South", "West"];
-export function seatLabel(seat, n) { return n === 2 ? ["South", "North"][seat] : POSITIONS4[seat]; }
+export const POSITIONS3 = ["North", "East", "West"];
+export function seatLabel(seat, n) { return n === 2 ? ["South", "North"][seat] : n === 3 ? POSITIONS3[seat] : POSITIONS4[seat]; }
 export function sideLabel(side, rules, players) {
   if (rules.teams) return side === 0 ? "North–South" : "East–West";
   return players[side] || seatLabel(side, rules.players);

@@ -13,6 +13,9 @@ async function load(record) {
   const data = await r.json();
   if (!r.ok || data.error) { $("error").textContent = data.error || "cannot read that record"; $("viewer").hidden = true; return; }
   view = data;
+  // The deck's order (jokers and the jjdd 2D with the spades) from the server's engine.
+  const checked = await fetch("/api/rules/check", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rules: data.rules }) }).then((q) => q.json()).catch(() => ({}));
+  view.deck = checked.deck || null;
   hand = 0;
   step = 0;
   $("viewer").hidden = false;
@@ -20,10 +23,16 @@ async function load(record) {
   checkProofsInBrowser(record);
 }
 
+// South (or the first seat with two or three players) at the bottom, the next seat
+// clockwise on the left.
 function pos(seat) {
   const n = view.n;
-  return n === 2 ? (seat === 0 ? 0 : 2) : (seat - 2 + 4) % 4;
+  if (n === 2) return seat === 0 ? 0 : 2;
+  if (n === 3) return [0, 1, 3][seat];
+  return (seat - 2 + 4) % 4;
 }
+const trumps = () => new Set((view.deck && view.deck.trumps) || []);
+const card = (c) => cardSVG(c, trumps().has(c));
 
 function draw() {
   const H = view.hands[hand];
@@ -44,7 +53,7 @@ function draw() {
     box.appendChild(h("div", { class: "who" }, h("span", { class: "name" }, view.players[s]), H.dealer === s ? h("span", { class: "chip" }, "D") : null));
     box.appendChild(h("div", { class: "meta" }, h("span", {}, seatLabel(s, n)), h("span", {}, `bid ${bidText(H.bids[s])}`), h("span", {}, `won ${won}`)));
     const cards = h("div", { class: "cards" });
-    sortHand([...hands[s]]).forEach((c) => cards.appendChild(cardSVG(c)));
+    sortHand([...hands[s]], view.deck && view.deck.order).forEach((c) => cards.appendChild(card(c)));
     box.appendChild(h("div", { class: "rhand" }, cards));
   }
   const centre = clear($("rcentre"));
@@ -53,7 +62,7 @@ function draw() {
     t.cards.forEach((c, k) => {
       const seat = (t.leader + k) % n;
       const slot = h("div", { class: `played at-${pos(seat)}${seat === t.winner ? " winner" : ""}` });
-      slot.appendChild(cardSVG(c));
+      slot.appendChild(card(c));
       slot.appendChild(h("span", { class: "by" }, view.players[seat]));
       centre.appendChild(slot);
     });

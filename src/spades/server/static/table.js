@@ -123,6 +123,7 @@ function onState(msg) {
     msg.table.proofs = prev.table.proofs;
   }
   state = msg;
+  askDeck(msg.table);
   const sheet = msg.table.sheet;
   if (seenHands === null) seenHands = sheet.length;
   if (sheet.length > seenHands) {
@@ -136,11 +137,11 @@ function onState(msg) {
   render();
 }
 
-// The hand's 13th trick. The server deals the next hand in the same update as the last card,
-// so that trick is no longer in the table: it is the trick in progress of the update before,
-// plus the one card still missing (in a four-hand game, the one card of the deck not yet
-// played), won by the seat whose trick count went up. At game over nothing is dealt and the
-// table still holds it.
+// The hand's last (13th, or 17th with three players) trick. The server deals the next hand in
+// the same update as the last card, so that trick is no longer in the table: it is the trick
+// in progress of the update before, plus the one card still missing (the one card of the deck
+// not yet played), won by the seat whose trick count went up. At game over nothing is dealt
+// and the table still holds it.
 function finalTrick(prev, msg, line) {
   const t = msg.table;
   const n = t.rules.players;
@@ -153,7 +154,7 @@ function finalTrick(prev, msg, line) {
     const lastSeat = (p.trick.leader + n - 1) % n;
     let last = null;
     if (prev.obs && prev.obs.hand && prev.you === lastSeat && prev.obs.hand.length === 1) last = prev.obs.hand[0];
-    else if (n === 4 && p.plays.length === 51) last = FULL_DECK.find((c) => !p.plays.includes(c)) || null;
+    else if (n !== 2 && p.plays.length === deckOf(t).length - 1) last = deckOf(t).find((c) => !p.plays.includes(c)) || null;
     if (last) cards.push(last);
   }
   if (cards.length !== n) return null;
@@ -168,7 +169,7 @@ function pointsText(line, s, rules) {
 }
 // A bot's action in words: "play QD" reads "play the queen of diamonds".
 function actionText(action) {
-  return String(action).replace(/\b([2-9TJQKA][SHDC])\b/g, (_, c) => `the ${cardName(c)}`).replace(/\bblind_nil\b/g, "Blind Nil").replace(/\bbid nil\b/g, "bid Nil");
+  return String(action).replace(/\b([2-9TJQKA][SHDC]|BJ|LJ)\b/g, (_, c) => `the ${cardName(c)}`).replace(/\bblind_nil\b/g, "Blind Nil").replace(/\bbid nil\b/g, "bid Nil");
 }
 // A bot's reason, its card codes in words; a partner's Blind Nil is named as such.
 function whyText(why, t) {
@@ -178,13 +179,47 @@ function whyText(why, t) {
   return text;
 }
 function sum(xs) { return xs.reduce((a, b) => a + b, 0); }
+// The cards of this table's deck, high to low in each suit in play (the server's order: the
+// jokers and the jjdd 2D sit with the spades), and how many tricks a hand has.
+// The server's engine gives the deck once (POST /api/rules/check with the table's rules), so
+// no table message lists cards a seat does not hold.
+let deck = null;
+let deckAsked = false;
+function askDeck(t) {
+  if (deckAsked) return;
+  deckAsked = true;
+  fetch("/api/rules/check", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rules: t.rules }) })
+    .then((r) => r.json()).then((d) => { if (d.deck) { deck = d.deck; render(); } })
+    .catch(() => { deckAsked = false; });
+}
+function deckOf(t) { return deck ? deck.order : FULL_DECK; }
+function tricksPerHand(t) { return deck ? deck.tricks : t.rules.players === 3 ? 17 : 13; }
+function isTrump(t, card) { return !!(deck && deck.trumps.includes(card)); }
+function cardOf(t, card) { return cardSVG(card, isTrump(t, card)); }
+// The house rules of this table in a few words (nothing for the plain presets).
+const HOUSE_WORDS = {
+  bidding: (v) => (v === "free" ? null : `${v} bidding`),
+  jokers: (v) => (v === "big_little" ? "Big & Little Joker" : v === "jjdd" ? "Joker Joker Deuce Deuce" : null),
+  players: (v) => (v === 3 ? "3 players, each for himself" : null),
+  big_bid: (v) => (v === null ? null : `a bid of ${v}+ scores 20 a trick`),
+  team_min_bid: (v) => (v ? `partners bid at least ${v}` : null),
+  nil_tricks: (v) => (v === "partner" ? "a failed Nil's tricks count for the partner" : null),
+  spades_lead: (v) => (v === "any" ? "spades may be led any time" : null),
+};
+function houseRules(t) {
+  return Object.entries(HOUSE_WORDS).map(([k, f]) => f(t.rules[k])).filter((x) => x);
+}
 
 // Seats are drawn relative to us: we sit at the bottom; spectators see South at the bottom.
+// Three players: we sit at the bottom, the next seat clockwise on the left, the other on the
+// right (spectators see North at the bottom).
 function relPos(seat) {
   const n = state.table.rules.players;
-  const me = state.you ?? (n === 2 ? 0 : 2);
+  const me = state.you ?? (n === 4 ? 2 : 0);
   const r = (seat - me + n) % n;
-  return n === 2 ? (r === 0 ? 0 : 2) : r;
+  if (n === 2) return r === 0 ? 0 : 2;
+  if (n === 3) return [0, 1, 3][r];
+  return r;
 }
 
 function render() {
@@ -208,7 +243,9 @@ function renderStatus(t) {
   $("status").textContent = statusText(t);
   // The game score, always on screen (on a phone the score sheet sits below the hand).
   const sides = t.rules.teams ? 2 : t.rules.players;
-  const short = (s) => (t.rules.teams ? ["NS", "EW"][s] : sideLabel(s, t.rules, t.players));
+  // Solo games: the player's name without "(random bot)", cut short, so three fit on a phone.
+  const cut = (text) => (text.length > 10 ? `${text.slice(0, 9)}…` : text);
+  const short = (s) => (t.rules.teams ? ["NS", "EW"][s] : cut(sideLabel(s, t.rules, t.players).replace(/ \(.*\)$/, "")));
   const box = clear($("score"));
   if (t.status === "waiting") return;
   for (let s = 0; s < sides; s++) {
@@ -230,7 +267,8 @@ function statusText(t) {
     }
   } else {
     const who = t.to_move === state.you ? "Your turn" : `${nameOf(t, t.to_move)} to ${t.phase === "bid" ? "bid" : t.phase === "exchange" ? "pass" : "play"}`;
-    text = `Hand ${t.hand} · ${who}`;
+    const trick = t.phase === "play" ? ` · trick ${Math.min(sum(t.tricks_won) + 1, tricksPerHand(t))} of ${tricksPerHand(t)}` : "";
+    text = `Hand ${t.hand}${trick} · ${who}`;
   }
   return text;
 }
@@ -255,7 +293,7 @@ function renderSeat(t, s) {
   if (seat.standin) box.appendChild(h("div", { class: "away" }, "away: a bot plays for now"));
   if (relPos(s) !== 0 && t.counts[s]) {
     const fan = h("div", { class: "fan", "aria-hidden": "true" });
-    for (let i = 0; i < Math.min(t.counts[s], 13); i++) fan.appendChild(h("span", { class: "mini" }));
+    for (let i = 0; i < Math.min(t.counts[s], 17); i++) fan.appendChild(h("span", { class: "mini" }));
     box.appendChild(fan);
   }
 }
@@ -277,7 +315,7 @@ function renderCentre(t) {
   }
   for (const [seat, card] of trickCardsBySeat(trick, n)) {
     const slot = h("div", { class: `played at-${relPos(seat)}${seat === winner ? " winner" : ""}`, title: `${nameOf(t, seat)}: ${cardName(card)}` });
-    slot.appendChild(cardSVG(card));
+    slot.appendChild(cardOf(t, card));
     slot.appendChild(h("span", { class: "by" }, nameOf(t, seat)));
     c.appendChild(slot);
   }
@@ -307,7 +345,7 @@ function renderLastView(t) {
     const row = h("div", { class: "row small-cards" });
     for (const [seat, card] of trickCardsBySeat(t.last_trick, n)) {
       const one = h("span", { class: `lastcard${seat === t.last_trick.winner ? " winner" : ""}`, title: `${nameOf(t, seat)}: ${cardName(card)}` });
-      one.appendChild(cardSVG(card));
+      one.appendChild(cardOf(t, card));
       row.appendChild(one);
     }
     box.appendChild(row);
@@ -367,6 +405,9 @@ function renderControls(t) {
     box.appendChild(h("p", {}, "Your cards are face down. You may bid Blind Nil before looking."));
     box.appendChild(row);
   }
+  if (t.rules.bidding === "mirror" && t.phase === "play" && sum(t.tricks_won) === 0) {
+    box.appendChild(h("p", { class: "hint-line", id: "mirror-line" }, "Mirror bidding: each bid is the number of spades its player holds, made for him (no spades: Nil)."));
+  }
   if (can.bids && can.bids.length) {
     const row = h("div", { class: "row bids", role: "group", "aria-label": "your bid" });
     for (const b of can.bids) {
@@ -421,7 +462,8 @@ function renderHand(t) {
   // Cards received in the exchange are marked "new" until our first play of the hand.
   const received = new Set(obs.exchange && obs.hand.length >= 13 ? obs.exchange.received : []);
   const myTurnToPlay = legal.size > 0;
-  const cards = sortHand(obs.hand);
+  const cards = sortHand(obs.hand, deckOf(t));
+  box.classList.toggle("many", cards.length > 13);
   const buttons = [];
   cards.forEach((card) => {
     const playable = legal.has(card);
@@ -431,7 +473,7 @@ function renderHand(t) {
     if (selected.has(card)) cls.push("selected");
     if (received.has(card)) cls.push("received");
     if (hint && (hint.action === `play ${card}` || hint.action === `pick ${card}`)) cls.push("hinted");
-    const b = h("button", { type: "button", class: cls.join(" "), "data-card": card, "aria-label": cardName(card), disabled: !(playable || passing) ? true : null, onclick: () => {
+    const b = h("button", { type: "button", class: cls.join(" "), "data-card": card, "aria-label": isTrump(t, card) ? `${cardName(card)} (a spade)` : cardName(card), disabled: !(playable || passing) ? true : null, onclick: () => {
       if (passing) {
         if (selected.has(card)) selected.delete(card); else if (selected.size < can.pass) selected.add(card);
         render();
@@ -439,7 +481,7 @@ function renderHand(t) {
         send({ type: "play", card });
       }
     } });
-    b.appendChild(cardSVG(card));
+    b.appendChild(cardOf(t, card));
     box.appendChild(b);
     if (playable || passing) buttons.push(b);
   });
@@ -479,6 +521,8 @@ function renderSide(t) {
   table.appendChild(body);
   sheetBox.appendChild(table);
   sheetBox.appendChild(totalsChart(t.sheet, sides, t.rules.target, labels));
+  const house = houseRules(t);
+  if (house.length) sheetBox.appendChild(h("p", { class: "note", id: "house-rules" }, `House rules: ${house.join("; ")}.`));
   const proof = clear($("proof"));
   proof.appendChild(h("h2", {}, "Fair shuffle"));
   const cur = t.proofs[t.proofs.length - 1];
@@ -511,16 +555,16 @@ function showSummary(line, lastTrick) {
     fetch(`/api/tables/${encodeURIComponent(tableId)}/record`).then((r) => (r.ok ? r.json() : null)).then((rec) => {
       const hand = rec && rec.hands ? rec.hands[line.hand - 1] : null;
       const n = t.rules.players;
-      if (!hand || !hand.play || hand.play.length < 13 * n || !card.isConnected || $("summary-trick")) return;
+      if (!hand || !hand.play || hand.play.length < tricksPerHand(t) * n || !card.isConnected || $("summary-trick")) return;
       const row = h("div", { class: "row small-cards", id: "summary-trick" });
-      hand.play.slice(-n).forEach((c) => row.appendChild(cardSVG(c)));
+      hand.play.slice(-n).forEach((c) => row.appendChild(cardOf(t, c)));
       card.insertBefore(row, card.children[1]);
       card.insertBefore(h("p", {}, "Last trick"), row);
     }).catch(() => {});
   }
   if (lastTrick) {
     const row = h("div", { class: "row small-cards", id: "summary-trick" });
-    lastTrick.cards.forEach((c) => row.appendChild(cardSVG(c)));
+    lastTrick.cards.forEach((c) => row.appendChild(cardOf(t, c)));
     card.appendChild(h("p", {}, lastTrick.winner === null ? "Last trick" : `Last trick won by ${nameOf(t, lastTrick.winner)}`));
     card.appendChild(row);
   }
