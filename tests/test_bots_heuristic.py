@@ -287,3 +287,79 @@ def test_nil_bidder_sheds_a_spade_under_a_higher_trump() -> None:
         first_dealer=0,
     )
     assert card_text(choice(game)) == "JS"
+
+
+# ---------------------------------------------------------------------- house-rule bidding
+def _hands_with(first: list[str], deck_cards: Sequence[int], players: int, seed: int) -> list[int]:
+    """Seat 0 holds ``first``; the rest of the deck is dealt to the others at random."""
+    import random
+
+    mine = CardSet.parse(first).mask
+    rest = [c for c in deck_cards if not mine >> c & 1]
+    random.Random(seed).shuffle(rest)
+    size = len(first)
+    return [mine] + [sum(1 << c for c in rest[i * size : (i + 1) * size]) for i in range(players - 1)]
+
+
+def _first_bid(rules: Rules, hand: list[str], seed: int = 0) -> Bid:
+    from spades.legal import deck_of
+
+    game = Game(rules, auto_deal=False, first_dealer=rules.players - 1)
+    game.deal(_hands_with(hand, deck_of(rules).cards, rules.players, seed))
+    bot = HeuristicBot(seed=0)
+    while True:
+        d = bot.decide(game.observation(0), game.legal_actions(0))
+        if isinstance(d.action, Bid):
+            assert d.action in game.legal_actions(0)
+            return d.action
+        apply_decision(game, 0, d.action)
+
+
+STRONG = ["AS", "KS", "QS", "JS", "TS", "9S", "AH", "KH", "AD", "KD", "AC", "KC", "QC"]
+WEAK = ["2S", "3H", "4H", "5H", "2D", "3D", "4D", "5D", "6D", "2C", "3C", "4C", "5C"]
+
+
+def test_whiz_bids_its_spades_with_a_strong_hand_and_nil_with_a_weak_one() -> None:
+    whiz = Rules.from_spec("whiz")
+    assert _first_bid(whiz, STRONG).tricks == 6  # nil or exactly the spades held
+    assert _first_bid(whiz, WEAK).tricks == 0
+
+
+def test_suicide_first_of_the_pair_takes_a_number_with_a_strong_hand() -> None:
+    suicide = Rules.from_spec("suicide")
+    strong = _first_bid(suicide, STRONG)
+    assert strong.tricks >= suicide.suicide_min
+    assert _first_bid(suicide, WEAK).tricks == 0
+
+
+def _mask(text: str) -> int:
+    return CardSet.parse(text.split()).mask
+
+
+def test_jokers_count_the_big_joker_as_the_top_trump() -> None:
+    """With jokers the Big Joker is valued as the ace of trumps is without them."""
+    from spades.legal import deck_of
+
+    jokers = deck_of(Rules.from_spec("jokers"))
+    side = " 3H 4H 5H 3D 4D 5D 6D 7D 3C 4C 5C 6C"
+    with_bj, words = evaluate(_mask("BJ" + side), 4, jokers)
+    with_2s, _ = evaluate(_mask("2S" + side), 4, jokers)
+    assert with_bj - with_2s > 0.5 and "BJ" in words[0]
+    assert nil_danger(_mask("BJ"), jokers) > nil_danger(_mask("2S"), jokers)
+
+
+def test_hand_counts_average_the_tricks_of_their_table() -> None:
+    """Over random hands the count averages about the tricks per player: 17/3 with three
+    players (17 tricks of three cards), 13/4 at four seats, with jokers too."""
+    import random
+
+    from spades.legal import deck_of
+
+    for preset, want in (("cutthroat3", 17 / 3), ("jokers", 13 / 4), ("standard", 13 / 4)):
+        deck = deck_of(Rules.from_spec(preset))
+        rng = random.Random(1)
+        total = 0.0
+        for _ in range(300):
+            cards = rng.sample(deck.cards, deck.hand_size)
+            total += evaluate(sum(1 << c for c in cards), deck.players, deck)[0]
+        assert abs(total / 300 - want) < 0.8, (preset, total / 300)
