@@ -71,11 +71,14 @@ export function totalsChart(sheet, sides, target, labels) {
     pl.setAttribute("stroke-width", "2.2");
     svg.appendChild(pl);
     const t = document.createElementNS(NS, "text");
-    t.setAttribute("x", String(P + 4 + s * 90));
+    // One slot per side across the chart (three players fit), long names cut short.
+    const slot = (W - 2 * P) / sides;
+    const most = Math.max(4, Math.floor(slot / 6));
+    t.setAttribute("x", String(P + 4 + s * slot));
     t.setAttribute("y", "12");
     t.setAttribute("fill", colours[s]);
     t.setAttribute("font-size", "10");
-    t.textContent = labels[s];
+    t.textContent = labels[s].length > most ? `${labels[s].slice(0, most - 1)}…` : labels[s];
     svg.appendChild(t);
   }
   const tt = document.createElementNS(NS, "text");
