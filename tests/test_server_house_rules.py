@@ -132,15 +132,16 @@ def _states(ws: Any) -> Iterator[dict[str, Any]]:
             yield msg
 
 
-def play_one_hand(client: TestClient, spec: Any, players: int) -> tuple[str, dict[str, Any], list[Any]]:
+def play_one_hand(client: TestClient, spec: Any, players: int, *, with_states: bool = False) -> Any:
     """A person at seat 0 (random bots elsewhere) plays the first hand over the websocket,
     always taking what the server offers; returns the table, the last state of hand 1 and
-    every ``can`` the person was shown."""
+    every ``can`` the person was shown (and, ``with_states``, every state)."""
     seats = [{"open": True, "name": "Ann"}, *[RANDOM] * (players - 1)]
     r = client.post("/api/tables", json={"rules": spec, "seats": seats, "bot_delay_ms": 0})
     assert r.status_code == 200, r.json()
     tid, token = r.json()["id"], r.json()["seats"][0]["token"]
     offered: list[Any] = []
+    seen: list[dict[str, Any]] = []
     last: dict[str, Any] = {}
     with client.websocket_connect(f"/ws/{tid}") as ws:
         ws.send_json({"type": "hello", "token": token})
@@ -149,6 +150,7 @@ def play_one_hand(client: TestClient, spec: Any, players: int) -> tuple[str, dic
             if t["hand"] > 1 or t["status"] != "playing":
                 break
             last = st
+            seen.append(st)
             can = st["can"]
             offered.append(can)
             if can["look"]:
@@ -160,6 +162,8 @@ def play_one_hand(client: TestClient, spec: Any, players: int) -> tuple[str, dic
                 ws.send_json({"type": "pass", "cards": st["obs"]["hand"][: can["pass"]]})
             elif can["cards"]:
                 ws.send_json({"type": "play", "card": can["cards"][0]})
+    if with_states:
+        return tid, last, offered, seen
     return tid, last, offered
 
 
@@ -224,6 +228,27 @@ def test_mirror_hand_has_no_bid_prompt(client: TestClient) -> None:
         cards = dealt.split() if isinstance(dealt, str) else dealt
         spades = sum(1 for c in cards if deck.suit_of[parse_card(c)] == 0)
         assert hand["bids"][seat] == ("nil" if spades == 0 else spades)
+
+
+def test_whiz_and_suicide_offer_only_their_legal_bids(client: TestClient) -> None:
+    """The bid buttons are the server's list: whiz, Nil or one's spades (jokers count);
+    suicide, by what the partner (seat 2) bid."""
+    for spec in ({"preset": "whiz", "jokers": "big_little"}, "suicide"):
+        rules = Rules.from_spec(spec)
+        deck = deck_of(rules)
+        _tid, _last, offered, seen = play_one_hand(client, spec, 4, with_states=True)
+        bidding = [(st["can"]["bids"], st["obs"]) for st in seen if st["can"]["bids"]]
+        assert bidding  # we bid once, having looked
+        for bids, obs in bidding:
+            if rules.bidding == "whiz":
+                spades = sum(1 for c in obs["hand"] if deck.suit_of[parse_card(c)] == 0)
+                assert bids == ([0] if spades == 0 else [0, spades])
+            else:
+                mate = obs["bids"][2]
+                numbers = list(range(4, 14))
+                expected = [0, *numbers] if mate is None else numbers if mate in ("nil", "blind_nil") else [0]
+                assert bids == expected, (mate, bids)
+        assert len([c for c in offered if c["cards"]]) == 13
 
 
 def test_a_17_bid_is_well_formed_and_18_is_not() -> None:
