@@ -126,7 +126,9 @@ def choose(
     if not trick:
         legal = play_mask(deck, h, -1, broken)
         mode = play_mode(table, seat, won, taken, tricks_left)
-        if mode in (1, 3, 5):  # my nil, squeeze theirs, or duck bags: lead low
+        if mode == 3:
+            return _lead_into_nil(b, table, seat, hands, legal, won)
+        if mode in (1, 5):  # my nil, or duck bags: lead low
             return b.low_card(legal)
         if mode == 2:  # cover partner's nil: lead high
             return b.high_card(legal)
@@ -154,6 +156,13 @@ def choose(
         if safe:
             return b.strongest(safe) if follow else b.high_card(safe & non_spade or safe)
         return b.low_card(legal) if later else b.high_card(legal)
+    if mode == 3 and any(t in later and not won[t] for t in table.opp_nils[seat]):
+        # The Nil bidder is still to play: keep the bar low so he may have to win it; when
+        # void, shed a high side card and keep the low ones to lead at him later.
+        if follow:
+            return b.weakest(legal)
+        side = legal & non_spade
+        return b.high_card(side) if side else b.low_card(legal)
     partner = table.partner[seat]
     if mode == 2 and winner == partner and winners:
         return b.weakest(winners) if follow else b.low_card(winners)
@@ -177,6 +186,25 @@ def _can_beat(b: Board, hands: list[int], later: Sequence[int], lead: int, best:
         if (h & lead_mask or h) & beat:
             return True
     return False
+
+
+def _lead_into_nil(b: Board, table: Table, seat: int, hands: list[int], legal: int, won: list[int]) -> int:
+    """Lead low in the suit where the Nil bidder's lowest card stands highest above mine, so he
+    may be forced to win; avoid suits he is void in (he would just discard)."""
+    masks, power = b.deck.suit_masks, b.t.power
+    best, best_gap = -1, -99
+    for t in table.opp_nils[seat]:
+        if won[t]:
+            continue
+        for u in range(4):
+            mine = legal & masks[u]
+            his = hands[t] & masks[u]
+            if mine and his:
+                c = b.weakest(mine)
+                gap = power[b.weakest(his)] - power[c]
+                if gap > best_gap:
+                    best, best_gap = c, gap
+    return best if best >= 0 else b.low_card(legal)
 
 
 def _lead_for_tricks(b: Board, table: Table, seat: int, hands: list[int], legal: int) -> int:
