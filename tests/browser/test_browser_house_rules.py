@@ -165,7 +165,11 @@ def test_cutthroat3_from_the_lobby_three_seats_and_17_cards(server: Server, brow
     assert seen["bid_buttons"] == 18  # Nil, 1 .. 17: the legal bids the server listed
     assert any("trick 1 of 17" in s for s in seen["status"])
     # The score sheet has a column group per player, the summary a row per seat.
-    assert page.locator("#sheet thead th[colspan='3']").count() == 3
+    assert page.locator("#sheet thead th[scope='colgroup']").count() == 3
+    widths = page.evaluate(
+        "(() => { const s = document.getElementById('sheet'); return [s.scrollWidth, s.clientWidth]; })()"
+    )
+    assert widths[0] <= widths[1], f"the three-player score sheet scrolls sideways: {widths}"
     assert page.locator(".dialog table.scores").first.locator("tr").count() == 4
     page.screenshot(path=str(ARTIFACTS / "house_cutthroat3_summary.png"))
     assert errors == []

@@ -227,6 +227,7 @@ function render() {
   const t = state.table;
   const n = t.rules.players;
   renderStatus(t);
+  $("board").classList.toggle("three", n === 3); // no seat across the table: no top row
   for (let p = 0; p < 4; p++) clear($(`pos-${p}`)).hidden = true;
   for (let s = 0; s < n; s++) renderSeat(t, s);
   renderCentre(t);
@@ -497,12 +498,23 @@ function renderSide(t) {
   const sheetBox = clear($("sheet"));
   const sides = t.rules.teams ? 2 : t.rules.players;
   const labels = [...Array(sides).keys()].map((s) => sideLabel(s, t.rules, t.players));
+  // Solo games: three or four columns of names, so a bot's "(random bot)" is left out and a
+  // long name cut (the full one in the title), keeping the sheet within its panel.
+  const heads = t.rules.teams ? labels : labels.map((l) => l.replace(/ \(.*\)$/, "")).map((l) => (l.length > 10 ? `${l.slice(0, 9)}…` : l));
   sheetBox.appendChild(h("h2", {}, "Score sheet"));
   const table = h("table", { class: "scores" });
   const head = h("tr", {}, h("th", { scope: "col", rowspan: 2 }, "#"), h("th", { scope: "col", rowspan: 2, title: "bids, and below them the tricks taken" }, "Bids", h("br"), "tricks"));
-  labels.forEach((l) => head.appendChild(h("th", { scope: "colgroup", colspan: 3 }, l)));
+  // Three or four sides: the running bags sit under each total, two columns a side.
+  const narrow = sides > 2;
+  const per = narrow ? 2 : 3;
+  labels.forEach((l, i) => head.appendChild(h("th", { scope: "colgroup", colspan: per, title: l }, heads[i])));
   const sub = h("tr", { class: "sub" });
-  labels.forEach(() => { sub.appendChild(h("th", { scope: "col" }, "pts")); sub.appendChild(h("th", { scope: "col", title: "bags so far (a running count)" }, "bags Σ")); sub.appendChild(h("th", { scope: "col" }, "total")); });
+  labels.forEach(() => {
+    sub.appendChild(h("th", { scope: "col" }, "pts"));
+    if (narrow) { sub.appendChild(h("th", { scope: "col", title: "the total, and below it the bags so far (a running count)" }, "total", h("br"), "bags Σ")); return; }
+    sub.appendChild(h("th", { scope: "col", title: "bags so far (a running count)" }, "bags Σ"));
+    sub.appendChild(h("th", { scope: "col" }, "total"));
+  });
   table.appendChild(h("thead", {}, head, sub));
   const body = h("tbody");
   for (const r of t.sheet) {
@@ -512,15 +524,19 @@ function renderSide(t) {
       const [pts, minus] = pointsText(r, s, t.rules).split(" − ");
       tr.appendChild(h("td", { class: `pts${r.points[s] < 0 ? " neg" : ""}`, title: pen ? "bag penalty taken" : null },
         pts, minus ? h("span", { class: "pen" }, ` − ${minus}`) : null));
+      if (narrow) {
+        tr.appendChild(h("td", { class: "total bt" }, h("span", {}, r.totals[s]), h("span", { class: "took", title: "bags so far" }, `${r.bags[s]}b`)));
+        continue;
+      }
       tr.appendChild(h("td", {}, r.bags[s]));
       tr.appendChild(h("td", { class: "total" }, r.totals[s]));
     }
     body.appendChild(tr);
   }
-  if (!t.sheet.length) body.appendChild(h("tr", {}, h("td", { colspan: 2 + 3 * sides, class: "empty" }, "No hand finished yet.")));
+  if (!t.sheet.length) body.appendChild(h("tr", {}, h("td", { colspan: 2 + per * sides, class: "empty" }, "No hand finished yet.")));
   table.appendChild(body);
   sheetBox.appendChild(table);
-  sheetBox.appendChild(totalsChart(t.sheet, sides, t.rules.target, labels));
+  sheetBox.appendChild(totalsChart(t.sheet, sides, t.rules.target, heads));
   const house = houseRules(t);
   if (house.length) sheetBox.appendChild(h("p", { class: "note", id: "house-rules" }, `House rules: ${house.join("; ")}.`));
   const proof = clear($("proof"));
