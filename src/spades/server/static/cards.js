@@ -89,8 +89,9 @@ export function cardSVG(card, trump = false) {
     svg.appendChild(el("text", { x: 30, y: 53, "font-size": card[0] === "A" ? 34 : 26, "text-anchor": "middle", fill: colour }, SUIT_SYMBOL[suit]));
   }
   if (trump) {
-    svg.appendChild(el("circle", { cx: 47, cy: 71, r: 8, fill: "#1b1b1f" }));
-    svg.appendChild(el("text", { x: 47, y: 75.5, "font-size": 12, "text-anchor": "middle", fill: "#fff" }, SUIT_SYMBOL.S));
+    // Under the corner, where an overlapped card in a hand still shows.
+    svg.appendChild(el("circle", { cx: 11, cy: 44, r: 7.5, fill: "#1b1b1f" }));
+    svg.appendChild(el("text", { x: 11, y: 48.3, "font-size": 11.5, "text-anchor": "middle", fill: "#fff" }, SUIT_SYMBOL.S));
   }
   return svg;
 }
