@@ -174,3 +174,35 @@ def test_exact_endgame_equals_plain_minimax(
     maxer = [(rules.side_of(s) == rules.side_of(me)) if rules.sides == 2 else s == me for s in range(n)]
     want = _minimax(deck, scorer, maxer, list(hands), (), leader, broken, list(won))
     assert abs(got - want) < 1e-9
+
+
+# ---------------------------------------------------------------------- spades_lead on the kernels
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), lead=st.sampled_from(["broken", "any"]))
+def test_compiled_endgame_offers_the_leads_legal_allows(seed: int, lead: str) -> None:
+    """The compiled solver knows only "spades broken or not"; the expert hands it
+    ``legal.may_lead_spades``, so with ``spades_lead: any`` it offers every card of the leader
+    before spades are broken, exactly as ``legal.play_mask`` does."""
+    from spades.bots.expert_exact import ExactEndgame
+    from spades.legal import STANDARD, may_lead_spades
+
+    rules = Rules.from_spec({"spades_lead": lead})
+    rng = random.Random(seed)
+    cards = list(range(52))
+    rng.shuffle(cards)
+    hands = [sum(1 << c for c in cards[s * 4 : (s + 1) * 4]) for s in range(4)]
+    leader = rng.randrange(4)
+    hands[leader] |= 1 << 12  # the leader holds the ace of spades ...
+    for s in range(4):
+        if s != leader:
+            hands[s] &= ~(1 << 12)
+    while hands[leader].bit_count() > 4:
+        hands[leader] &= ~(1 << (hands[leader] & ~(1 << 12)).bit_length() - 1)  # ... and 3 others
+    spare = [c for c in cards if not any(h >> c & 1 for h in hands) and c != 12]
+    for s in range(4):
+        while hands[s].bit_count() < 4:
+            hands[s] |= 1 << spare.pop()
+    scorer = Scorer(rules, leader, [3, 3, 3, 3], [False] * 4, [0, 0], [0, 0])
+    may = may_lead_spades(rules, False)
+    worth = ExactEndgame(scorer).card_values(hands, [], leader, may, [3, 2, 2, 2])
+    assert set(worth) == {c for c in range(52) if play_mask(STANDARD, hands[leader], -1, may) >> c & 1}
