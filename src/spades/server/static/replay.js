@@ -45,6 +45,7 @@ function draw() {
   const hands = H.deal.map((cards) => new Set(cards));
   for (const ex of H.exchange) for (const c of ex.cards) { hands[ex.from].delete(c); hands[ex.to].add(c); }
   for (let i = 0; i < step; i++) tricks[i].cards.forEach((c, k) => hands[(tricks[i].leader + k) % n].delete(c));
+  $("rboard").classList.toggle("three", n === 3); // nobody across the table
   for (let p = 0; p < 4; p++) clear($(`r-${p}`)).hidden = true;
   for (let s = 0; s < n; s++) {
     const box = $(`r-${pos(s)}`);
