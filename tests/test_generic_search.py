@@ -206,3 +206,38 @@ def test_compiled_endgame_offers_the_leads_legal_allows(seed: int, lead: str) ->
     may = may_lead_spades(rules, False)
     worth = ExactEndgame(scorer).card_values(hands, [], leader, may, [3, 2, 2, 2])
     assert set(worth) == {c for c in range(52) if play_mask(STANDARD, hands[leader], -1, may) >> c & 1}
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), jokers=st.sampled_from(["big_little", "jjdd"]), tricks=st.integers(1, 3))
+def test_jokers_endgames_renamed_into_the_52_cards_solve_the_same(
+    seed: int, jokers: str, tricks: int
+) -> None:
+    """A jokers endgame renamed into the standard deck (``Board.standard_map``) and solved by
+    the compiled solver gives every card the value the generic search gives it."""
+    from spades.bots.expert_exact import ExactEndgame
+
+    rules = Rules.from_spec({"jokers": jokers})
+    deck = deck_of(rules)
+    board = generic.Board.of(deck)
+    rng = random.Random(seed)
+    cards = list(deck.cards)
+    rng.shuffle(cards)
+    hands = [sum(1 << c for c in cards[s * tricks : (s + 1) * tricks]) for s in range(4)]
+    won = _random_split(13 - tricks, 4, rng)
+    bids = [rng.choice([0, 2, 3, 4]) for _ in range(4)]
+    leader = rng.randrange(4)
+    broken = rng.random() < 0.5
+    scorer = Scorer(rules, leader, bids, [False] * 4, [0, 0], [0, 0])
+    names = board.standard_map(sum(hands))
+    assert names is not None
+    worth = ExactEndgame(scorer).card_values(
+        [generic.remap(h, names) for h in hands], [], leader, broken, won
+    )
+    solver = generic.Solver(board, Table(rules, bids), scorer, leader)
+    legal = play_mask(deck, hands[leader], -1, broken)
+    for c in (x for x in deck.cards if legal >> x & 1):
+        after = list(hands)
+        after[leader] ^= 1 << c
+        value = solver.value(after, [c], leader, broken or deck.suit_of[c] == 0, list(won))
+        assert abs(worth[names[c]] - value) < 0.01, (c, worth[names[c]], value)

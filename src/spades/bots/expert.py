@@ -335,7 +335,10 @@ class ExpertBot(Bot):
         spades = deck.suit_masks[0]
         won0 = list(obs.tricks_won)
         cards_left = obs.hand.mask.bit_count() if obs.hand is not None else 0
-        fast = n == 4 and obs.rules.teams and board is None
+        # Four-seat partnerships go to the compiled solver at the end, on any deck: a jokers
+        # deck's cards still out are renamed into the 52-card deck, order within suits kept.
+        names = None if board is None else board.standard_map(remaining)
+        fast = n == 4 and obs.rules.teams and (board is None or names is not None)
         cap = (
             self.dd_tricks
             if fast
@@ -353,7 +356,13 @@ class ExpertBot(Bot):
         done = 0
         for deal in deals:
             hands0 = deal[:n]
-            if endgame is not None:
+            if endgame is not None and names is not None:
+                to_std = names
+                std_hands = [generic.remap(h, to_std) for h in hands0]
+                worth = endgame.card_values(std_hands, [to_std[c] for c in trick], leader, broken, won0)
+                for i, c in enumerate(cands):
+                    sums[i] += worth[to_std[c]]
+            elif endgame is not None:
                 # Every card's exact worth in one call.
                 worth = endgame.card_values(hands0, trick, leader, broken, won0)
                 for i, c in enumerate(cands):

@@ -100,6 +100,33 @@ class Board:
             out.append(c)
         return out
 
+    def standard_map(self, remaining: int) -> list[int] | None:
+        """A renaming of the ``remaining`` cards into the 52-card deck that keeps every rule:
+        each card keeps its suit in play and its order within it (only the order of the
+        cards still out matters to the rest of a hand). With it a four-seat endgame of any
+        deck can go to the compiled solvers. ``None`` when a suit has more than 13 cards out
+        (the 15 spades of a jokers deck, early in a hand).
+
+        Returns the standard card per card of this deck (-1 for cards not out)."""
+        to_std = [-1] * len(self.deck.suit_of)
+        for u in range(4):
+            out = sorted(_bits(remaining & self.deck.suit_masks[u]), key=self.t.power.__getitem__)
+            if len(out) > 13:
+                return None
+            for i, c in enumerate(out):
+                to_std[c] = 13 * u + 13 - len(out) + i
+        return to_std
+
+
+def remap(mask: int, to: Sequence[int]) -> int:
+    """``mask`` with every card renamed by ``to``."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= 1 << to[low.bit_length() - 1]
+        mask ^= low
+    return out
+
 
 _BOARDS: dict[int, Board] = {}
 
@@ -349,4 +376,4 @@ class Solver:
         return best
 
 
-__all__ = ["Board", "Solver", "choose", "rollout"]
+__all__ = ["Board", "Solver", "choose", "remap", "rollout"]
