@@ -2,7 +2,8 @@
 
 Everything else is in ``pyproject.toml``; this file only adds the compiled extension.
 ``src/spades/state.py`` (the game state machine, where random playouts and RL spend their
-time) is compiled with mypyc, about 1.6x faster than CPython runs it. Compiling needs a C
+time), with the rules it calls on every hand (``legal.py``, ``scoring.py``), is compiled with
+mypyc, about 1.6x faster than CPython runs it. Compiling needs a C
 compiler and the Python headers; when they are missing, or the compilation fails, or
 ``SPADES_PURE_PYTHON=1`` is set, the install goes on with the same module in pure Python
 (identical behaviour, slower), after a warning.
@@ -25,7 +26,7 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 PKG = ROOT / "src" / "spades"
-COMPILED = ["state.py"]
+COMPILED = ["state.py", "legal.py", "scoring.py"]
 """The modules compiled by mypyc, relative to ``src/spades``."""
 STAMP = PKG / "_compiled.py"
 BUILD_COMMANDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}

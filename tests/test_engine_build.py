@@ -26,6 +26,7 @@ def test_snapshots_name_every_attribute_of_a_game(rules: Rules) -> None:
     assert set(_STATE_ATTRS) | set(_GAME_LONG) | set(_RULE_TABLES) == _attributes(game)
     assert not set(_STATE_ATTRS) & set(_GAME_LONG)
     assert set(_SNAP_LISTS) <= set(_STATE_ATTRS)
+    assert tuple(game._state_refs()) == _STATE_ATTRS
 
 
 def test_undo_of_a_whole_hand_restores_every_attribute() -> None:
@@ -67,4 +68,4 @@ def test_the_stale_check_compares_the_source_with_the_baked_hash(tmp_path: Path)
 
 
 def test_compiled_modules_reports_what_runs() -> None:
-    assert compiled_modules() == (["state"] if is_compiled(str(state_module.__file__)) else [])
+    assert compiled_modules() == (["state", "legal", "scoring"] if is_compiled(str(state_module.__file__)) else [])

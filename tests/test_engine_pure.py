@@ -47,7 +47,7 @@ def test_the_switch_loads_the_python_source(value: str) -> None:
 def test_without_the_switch_the_compiled_build_wins(value: str | None) -> None:
     file, compiled, modules = _probe(value)
     assert file.endswith(".py") is not _built()
-    assert compiled is _built() and modules == (["state"] if _built() else [])
+    assert compiled is _built() and modules == (["state", "legal", "scoring"] if _built() else [])
 
 
 def test_this_run_tests_the_engine_it_says() -> None:
@@ -64,6 +64,6 @@ def test_the_report_header_names_the_engine() -> None:
     if pure_requested():
         assert describe_engine() == f"pure Python ({PURE_ENV}=1)"
     elif _built():
-        assert describe_engine() == "compiled (mypyc): state"
+        assert describe_engine() == "compiled (mypyc): state, legal, scoring"
     else:
         assert describe_engine() == "pure Python (not compiled)"

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-COMPILABLE = ("state",)
+COMPILABLE = ("state", "legal", "scoring")
 """The modules ``setup.py`` compiles, under ``spades``."""
 
 PURE_ENV = "SPADES_PURE_PYTHON"

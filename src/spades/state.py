@@ -192,6 +192,7 @@ _RULE_TABLES: Final = (
     "_lead_any",
     "_free_bids",
     "_max_bid",
+    "_bid_codes",
     "_standard",
 )
 """Tables derived from the rules when the game starts (``legal.Deck``), never changed after."""
@@ -342,6 +343,7 @@ class Game:
         self._lead_any = self.rules.spades_lead == "any"
         self._free_bids = self.rules.bidding == "free" and self.rules.team_min_bid == 0
         self._max_bid = deck.max_bid
+        self._bid_codes = [_bid_code(t) for t in range(self.rules.min_bid, deck.max_bid + 1)]
         self._standard = deck.standard and not self._lead_any
         self.rng = rng or random.Random(seed)
         self.auto_deal = auto_deal
@@ -667,6 +669,8 @@ class Game:
         if phase is _BID:
             if not self._looked[seat]:
                 return [LOOK_CODE, BLIND_NIL_CODE] if self._blind_nil_possible(seat) else [LOOK_CODE]
+            if self._free_bids:  # ``number_bids`` of free bidding (min_bid .. max_bid), kept
+                return list(self._bid_codes)
             return [
                 _bid_code(t) for t in number_bids(self.rules, self.deck, seat, self._bid, self._hands[seat])
             ]
@@ -1164,7 +1168,42 @@ class Game:
         also keeps a snapshot from referring to itself: no reference cycle, so a finished game
         is freed at once instead of by the cyclic garbage collector (a third of the run time
         of random playouts before)."""
-        return {name: getattr(self, name) for name in _STATE_ATTRS}
+        # Spelled out (not getattr over _STATE_ATTRS): compiled, each read is a field load;
+        # tests/test_engine_build.py holds the keys equal to _STATE_ATTRS.
+        return {
+            "rules": self.rules,
+            "n": self.n,
+            "rng": self.rng,
+            "auto_deal": self.auto_deal,
+            "_totals": self._totals,
+            "_bags": self._bags,
+            "_next": self._next,
+            "winner": self.winner,
+            "hand_number": self.hand_number,
+            "first_dealer": self.first_dealer,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "_hands": self._hands,
+            "_looked": self._looked,
+            "_bid": self._bid,
+            "_blind": self._blind,
+            "turn": self.turn,
+            "_trick": self._trick,
+            "trick_leader": self.trick_leader,
+            "lead_suit": self.lead_suit,
+            "_tricks_won": self._tricks_won,
+            "_tricks": self._tricks,
+            "spades_broken": self.spades_broken,
+            "_broken_at": self._broken_at,
+            "_random_deal": self._random_deal,
+            "exchange_steps": self.exchange_steps,
+            "exchanges": self.exchanges,
+            "pending_pass": self.pending_pass,
+            "stock": self.stock,
+            "stock_pos": self.stock_pos,
+            "seen_discards": self.seen_discards,
+            "_plays": self._plays,
+        }
 
     def _set_state(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
