@@ -68,4 +68,5 @@ def test_the_stale_check_compares_the_source_with_the_baked_hash(tmp_path: Path)
 
 
 def test_compiled_modules_reports_what_runs() -> None:
-    assert compiled_modules() == (["state", "legal", "scoring"] if is_compiled(str(state_module.__file__)) else [])
+    built = is_compiled(str(state_module.__file__))
+    assert compiled_modules() == (["state", "legal", "scoring"] if built else [])
