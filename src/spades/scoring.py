@@ -9,17 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from spades.actions import Bid
 from spades.rules import Rules
 
 
-@dataclass(frozen=True, slots=True)
-class SeatBid:
-    tricks: int
-    blind: bool = False
-
-    @property
-    def is_nil(self) -> bool:
-        return self.tricks == 0
+SeatBid = Bid
+"""A seat's bid on the score sheet is the action ``Bid`` itself: one bid type everywhere
+(the name stays for the callers that import it)."""
 
 
 @dataclass(frozen=True, slots=True)
