@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 
-from spades.actions import Action, Look, PassCards
+from spades.actions import Action
 from spades.bots.base import Bot, Decision
 from spades.errors import IllegalAction
 from spades.state import Event, Game, Phase
@@ -23,11 +23,8 @@ def decide(game: Game, bot: Bot, seat: int) -> Decision:
 
 
 def apply_decision(game: Game, seat: int, action: Action) -> Event:
-    """Apply a bot's choice; a whole pass is accepted where single card steps are listed."""
-    if isinstance(action, PassCards):
-        return game.pass_cards(action.cards, seat)
-    if isinstance(action, Look):
-        return game.look(seat)
+    """Apply a seat's choice (``Game.apply`` takes a whole pass where single card steps are
+    listed, and a look out of turn)."""
     return game.apply(action, seat)
 
 

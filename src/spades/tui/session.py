@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spades import record
-from spades.actions import Action, Look, PassCard, PassCards, Play
+from spades.actions import Action, PassCard, PassCards, Play
 from spades.bots import Bot
 from spades.bots.base import Decision
 from spades.cards import CardSet
@@ -96,12 +96,7 @@ class Session:
         game = self.__game
         before = self.observation()
         try:
-            if isinstance(action, Look):
-                ev = game.look(self.human)
-            elif isinstance(action, PassCards):
-                ev = game.pass_cards(action.cards, self.human)
-            else:
-                ev = game.apply(action, self.human)
+            ev = game.apply(action, self.human)
         except SpadesError as e:
             return str(e)
         self._track(before, ev)
