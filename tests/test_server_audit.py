@@ -202,9 +202,9 @@ async def test_blind_nil_exchange_happens_and_is_audited(tmp_path: Path) -> None
 
 
 async def test_the_audit_catches_a_leak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Mutation check: a spectator view that forgets to drop seat 0's hand must be caught.
-    import spades.server.tables as tables
+    # Mutation check: a spectator view whose allow-list lets seat 0's hand through must be caught.
+    import spades.observation as observation
 
-    monkeypatch.setattr(tables, "PRIVATE_KEYS", ())
+    monkeypatch.setattr(observation, "PUBLIC_FIELDS", (*observation.PUBLIC_FIELDS, "hand"))
     with pytest.raises(AssertionError, match="saw"):
         await play_audited(tmp_path, {"preset": "standard", "target": 100, "lose_at": -100}, [0], 5, 0.0)

@@ -221,13 +221,12 @@ later stays private until it is named here)."""
 def public_view(game: Game) -> dict[str, Any]:
     """The table as a spectator sees it: no hand, no exchange, no stock card, no discards.
 
-    Built from seat 0's observation through ``PUBLIC_FIELDS`` only; ``hand`` is ``null`` and
-    ``seat`` is ``null`` so a client can tell it apart from a player's view."""
+    Built from seat 0's observation through ``PUBLIC_FIELDS`` only, with ``seat`` and
+    ``looked`` ``null`` so a client can tell it apart from a player's view."""
     seen = observe(game, 0).to_json()
     out = {key: seen[key] for key in PUBLIC_FIELDS if key in seen}
     out["seat"] = None
-    out["hand"] = None
-    out["looked"] = False
+    out["looked"] = None
     return out
 
 

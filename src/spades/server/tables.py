@@ -35,7 +35,7 @@ from spades.bots import REGISTRY, Bot, make_bot
 from spades.cards import CardSet, card_text, parse_card
 from spades.driver import notify_others
 from spades.errors import SpadesError, first_line
-from spades.observation import bid_value
+from spades.observation import bid_value, public_view
 from spades.record import to_record
 from spades.rules import Rules
 from spades.server.codec import decode_action, encode_action
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("spades.server")
 
-PRIVATE_KEYS = ("hand", "exchange", "stock_top", "discarded", "pass_chosen")
 BOTS_NOTE = "Bots see only their own seat's observation (their cards and what was played), never the deal."
 STANDIN_BOT = "heuristic"
 MAX_QUEUE = 256
@@ -801,12 +800,7 @@ class TableActor:
             return None
         if seat is not None:
             return g.observation(seat).to_json()
-        obs = g.observation(0).to_json()
-        for k in PRIVATE_KEYS:
-            obs.pop(k, None)
-        obs["seat"] = None
-        obs["looked"] = None
-        return obs
+        return public_view(g)  # an allow-list of what anyone may see
 
     def choices(self, seat: int) -> dict[str, Any]:
         """What the seat may do now, in the page's terms (the engine decides; this only lists)."""
