@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from spades.actions import Bid
 from spades.rules import Rules
 
-
 SeatBid = Bid
 """A seat's bid on the score sheet is the action ``Bid`` itself: one bid type everywhere
 (the name stays for the callers that import it)."""
