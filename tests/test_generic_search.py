@@ -241,3 +241,20 @@ def test_jokers_endgames_renamed_into_the_52_cards_solve_the_same(
         after[leader] ^= 1 << c
         value = solver.value(after, [c], leader, broken or deck.suit_of[c] == 0, list(won))
         assert abs(worth[names[c]] - value) < 0.01, (c, worth[names[c]], value)
+
+
+def test_seeded_expert_is_deterministic_on_generic_decks() -> None:
+    """With ``time_ms=0`` the generic search has no time cap either: same seed, same game."""
+    from spades import record
+    from spades.bots import make_bot
+    from spades.driver import play_game
+    from spades.state import Game
+
+    def run(preset: str) -> str:
+        game = Game(PRESETS[preset], seed=3)
+        bots = [make_bot("expert:samples=4,bid_samples=4,time_ms=0", seed=s) for s in range(game.n)]
+        play_game(game, bots, max_hands=1)
+        return record.dumps(game)
+
+    for preset in ("cutthroat3", "jokers"):
+        assert run(preset) == run(preset)

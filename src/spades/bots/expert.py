@@ -349,7 +349,8 @@ class ExpertBot(Bot):
         solver: Solver | generic.Solver | None = None
         if exact and not fast:
             solver = Solver(table, scorer, me) if board is None else generic.Solver(board, table, scorer, me)
-        time_ms = self.time_ms if board is None else min(self.time_ms or GENERIC_TIME_MS, GENERIC_TIME_MS)
+        # The generic search is capped lower (plain Python); time_ms=0 still means no cap.
+        time_ms = self.time_ms if board is None or not self.time_ms else min(self.time_ms, GENERIC_TIME_MS)
         my_side = table.side[me]
         sums = [0.0] * len(cands)
         ours = [0.0] * len(cands)
