@@ -168,7 +168,7 @@ async def test_look_then_bid_with_the_cards_face_down_until_then(tmp_path: Path)
         assert gs(app).choice == "bid:0"
         await pilot.press("5", "enter")
         await settle(pilot, app)
-        assert app.session.observation().bids[app.session.human] == 5
+        assert app.session.observation().bids[app.session.human] == Bid(5)
         assert_nothing_hidden_shown(app)
 
 
@@ -197,7 +197,7 @@ async def test_blind_nil_offered_before_cards_then_exchange_as_bidder(tmp_path: 
         await pilot.press("b")
         await play_until(pilot, app, lambda: gs(app).view.mode == "pass")  # type: ignore[union-attr]
         obs = app.session.observation()
-        assert obs.bids[app.session.human] == "blind_nil"
+        assert obs.bids[app.session.human] == Bid(0, blind=True)
         assert obs.received is not None and len(obs.received) == 3
         assert obs.hand is not None and len(obs.hand) == 16
         assert_nothing_hidden_shown(app)
@@ -224,7 +224,7 @@ async def test_exchange_as_the_partner_of_a_blind_nil_bidder_by_mouse(tmp_path: 
     async with app.run_test(size=SIZE) as pilot:
         await play_until(pilot, app, lambda: gs(app).view.mode == "pass")  # type: ignore[union-attr]
         obs = app.session.observation()
-        assert obs.bids[0] == "blind_nil" and obs.given is None
+        assert obs.bids[0] == Bid(0, blind=True) and obs.given is None
         assert "pass to North" in screen_text(app)
         hand = gs(app).query_one(HandView)
         chosen = [c.card for c in hand.cards[:3]]
@@ -714,7 +714,7 @@ async def test_a_whole_hand_of_cutthroat3_on_a_three_seat_table(tmp_path: Path) 
         assert gs(app).choice == "bid:17"
         await pilot.press("4", "enter")
         await settle(pilot, app)
-        assert app.session.observation().bids[0] == 4
+        assert app.session.observation().bids[0] == Bid(4)
         played = 0
 
         def check() -> None:
@@ -859,5 +859,5 @@ async def test_with_jokers_b_still_bids_blind_nil_while_bidding(tmp_path: Path) 
         assert gs(app).view.can_blind and gs(app).view.jokers  # type: ignore[union-attr]
         await pilot.press("b")
         await settle(pilot, app)
-        assert app.session.observation().bids[app.session.human] == "blind_nil"
+        assert app.session.observation().bids[app.session.human] == Bid(0, blind=True)
         assert gs(app).joker_key is None

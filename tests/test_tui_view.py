@@ -527,7 +527,7 @@ def test_whiz_and_suicide_prompts_name_the_legal_bids() -> None:
                 if mate is None:
                     assert nil and numbers == list(range(4, 14))
                     assert "Suicide: Nil or 4+" in view.prompt
-                elif mate in ("nil", "blind_nil"):
+                elif mate.is_nil:
                     assert not nil and numbers == list(range(4, 14)) and "so you bid 4 or more" in view.prompt
                 else:
                     assert nil and not numbers and "so you bid Nil" in view.prompt
@@ -547,7 +547,7 @@ def test_team_min_bid_prompt_and_choices() -> None:
         obs = game.observation(2)
         if game.phase.value != "bid" or obs.bids[0] is None:
             continue
-        mate = 0 if obs.bids[0] == "nil" else int(obs.bids[0])  # type: ignore[arg-type]
+        mate = obs.bids[0].tricks
         view = build_view(obs, game.legal_actions(2), NAMES4)
         low = max(0, 5 - mate)
         assert view.choices[0].value == f"bid:{low}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from spades.actions import Bid
 from spades.cards import CardSet, card_text, parse_card
 from spades.errors import SpadesError
 from spades.legal import NO_BID, deck_of
@@ -20,10 +21,12 @@ from spades.state import Phase, Trick
 if TYPE_CHECKING:
     from spades.state import Game
 
-BidView = int | str | None
+BidView = Bid | None
+"""A seat's bid as an observation holds it: the ``Bid`` (one bid type), ``None`` before it bids."""
 
 
-def bid_value(bid: SeatBid | None) -> BidView:
+def bid_value(bid: Bid | None) -> int | str | None:
+    """The bid as records and the protocol write it: a number, ``"nil"``, ``"blind_nil"``."""
     if bid is None:
         return None
     if bid.blind:
@@ -91,7 +94,7 @@ class Observation:
             "to_move": self.to_move,
             "hand": None if self.hand is None else self.hand.texts(),
             "looked": self.looked,
-            "bids": list(self.bids),
+            "bids": [bid_value(b) for b in self.bids],
             "tricks": [
                 {"leader": t.leader, "cards": [card_text(c) for c in t.cards], "winner": t.winner}
                 for t in self.tricks
@@ -139,7 +142,7 @@ class Observation:
             to_move=data.get("to_move"),
             hand=cs(data.get("hand")),
             looked=data["looked"],
-            bids=tuple(data["bids"]),
+            bids=tuple(None if b is None else _seat_bid(b) for b in data["bids"]),
             given=cs(ex["given"]) if ex else None,
             received=cs(ex["received"]) if ex else None,
             tricks=tuple(
@@ -175,7 +178,7 @@ def score_to_json(score: HandScore) -> dict[str, Any]:
     }
 
 
-def _seat_bid(value: BidView) -> SeatBid:
+def _seat_bid(value: int | str | None) -> Bid:
     if value == "blind_nil":
         return SeatBid(0, True)
     if value == "nil" or value is None:
@@ -240,10 +243,8 @@ def observe(game: Game, seat: int) -> Observation:
             given = ex.cards
         if ex.receiver == seat:
             received = ex.cards
-    bids = tuple(
-        None if game.bid[s] == NO_BID else bid_value(SeatBid(game.bid[s], game.blind[s]))
-        for s in range(game.n)
-    )
+    made, blind = game.bid, game.blind
+    bids = tuple(None if made[s] == NO_BID else Bid(made[s], blind[s]) for s in range(game.n))
     in_hand = game.phase not in (Phase.DEAL,)
     draw_turn = game.phase is Phase.DRAW and game.turn == seat
     return Observation(

@@ -31,6 +31,12 @@ class HandScore:
     penalties: tuple[int, ...]
     """Bag penalties taken this hand, per side (each cost ``bag_penalty``)."""
 
+    def __reduce__(self) -> tuple[type[HandScore], tuple[object, ...]]:
+        """Pickle by the constructor (observations cross to worker processes): the compiled
+        (mypyc) class has no ``__setstate__`` that could fill a frozen instance."""
+        fields = (self.dealer, self.bids, self.tricks, self.contracts, self.points, self.bags)
+        return (HandScore, (*fields, self.totals, self.penalties))
+
 
 def side_seats(rules: Rules, side: int) -> tuple[int, ...]:
     return (side, side + 2) if rules.teams else (side,)

@@ -35,13 +35,13 @@ from spades.bots.expert_play import (
     trick_winner,
 )
 from spades.bots.heuristic import evaluate, nil_danger, nil_survival
-from spades.bots.knowledge import CardTables, tables_of
+from spades.bots.knowledge import CardTables, is_blind, is_nil, tables_of
 from spades.bots.sampling import Knowledge, resample, sample_deal
 from spades.bots.settings import Setting
 from spades.cards import card_text
 from spades.errors import SpadesError
 from spades.legal import Deck, deck_of, may_lead_spades
-from spades.observation import BidView, Observation
+from spades.observation import BidView, Observation, bid_value
 from spades.search import generic
 
 BID_SIGMA = 1.1
@@ -74,11 +74,7 @@ def _bid_parts(view: BidView) -> tuple[int, bool]:
     """(tricks, blind) of a bid view; -1 tricks for a bid not made yet."""
     if view is None:
         return -1, False
-    if view == "blind_nil":
-        return 0, True
-    if view == "nil":
-        return 0, False
-    return int(view), False
+    return view.tricks, view.blind
 
 
 def _cards(mask: int) -> list[int]:
@@ -217,7 +213,8 @@ class ExpertBot(Bot):
         if self.seed is None:
             return self._free_rng
         played = sum(len(t.cards) for t in obs.tricks) + len(obs.trick)
-        key = f"{self.seed}|{obs.seat}|{obs.hand_number}|{obs.phase}|{played}|{obs.totals}|{obs.bids}"
+        bids = tuple(map(bid_value, obs.bids))  # as the key has always spelled them
+        key = f"{self.seed}|{obs.seat}|{obs.hand_number}|{obs.phase}|{played}|{obs.totals}|{bids}"
         return random.Random(key)
 
     # ------------------------------------------------------------------ sampling
@@ -292,7 +289,7 @@ class ExpertBot(Bot):
         cards passed back to him (``given``) and with those he passed (``received``)."""
         if obs.given is None or obs.received is None or obs.players != 4:
             return None
-        if obs.bids[obs.seat] != "blind_nil":
+        if not is_blind(obs.bids[obs.seat]):
             return None
         return (obs.seat + 2) % 4, obs.given.mask, obs.received.mask
 
@@ -506,7 +503,7 @@ class ExpertBot(Bot):
         Blind Nil with the exchange made as this bot would make it."""
         blind_bid = next((a for a in legal if isinstance(a, Bid) and a.blind), None)
         p = self._partner(obs)
-        if blind_bid is None or (p is not None and obs.bids[p] in ("nil", "blind_nil")):
+        if blind_bid is None or (p is not None and is_nil(obs.bids[p])):
             return Decision(Look(), "look at my cards before bidding")
         blind_v, look_v, clean, m = self._simulate_blind(obs, rng)
         if blind_v - self.blind_margin > look_v:
@@ -522,7 +519,7 @@ class ExpertBot(Bot):
         n = obs.players
         me = obs.seat
         p = self._partner(obs)
-        k = rules.blind_nil_exchange if p is not None and obs.bids[p] != "blind_nil" else 0
+        k = rules.blind_nil_exchange if p is not None and not is_blind(obs.bids[p]) else 0
         bids, blind = self._bid_views(obs)
         leader = (obs.dealer + 1) % n
         blind_sum = look_sum = 0.0
@@ -574,7 +571,7 @@ class ExpertBot(Bot):
         k = obs.rules.blind_nil_exchange
         chosen = obs.pass_chosen.mask if obs.pass_chosen is not None else 0
         cards = [a.card for a in legal]
-        if obs.bids[obs.seat] == "blind_nil":
+        if is_blind(obs.bids[obs.seat]):
             cards.sort(key=_danger_first(tables_of(deck_of(obs.rules))))
             role = "give back my most dangerous cards"
         else:

@@ -20,14 +20,17 @@ from spades.bots.knowledge import (
     CardTables,
     Knowledge,
     beats,
+    bid_number,
     cards_of,
+    is_blind,
+    is_nil,
     suit_length,
     tables_of,
 )
 from spades.bots.settings import Setting
 from spades.cards import CardSet, card_text
 from spades.legal import STANDARD, Deck, deck_of
-from spades.observation import Observation
+from spades.observation import BidView, Observation
 
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
@@ -247,7 +250,7 @@ class HeuristicBot(Bot):
         if any(isinstance(a, Look) for a in legal):
             mine, best_other, _ = self._sides(obs)
             partner = rules.partner_of(obs.seat)
-            partner_nil = partner is not None and obs.bids[partner] in ("nil", "blind_nil")
+            partner_nil = partner is not None and is_nil(obs.bids[partner])
             behind = best_other - mine
             helped = rules.teams and rules.blind_nil_exchange >= 2
             near_end = best_other >= rules.target - 100
@@ -276,7 +279,7 @@ class HeuristicBot(Bot):
         mine, best_other, bags = self._sides(obs)
         partner = rules.partner_of(obs.seat)
         pbid = obs.bids[partner] if partner is not None else None
-        partner_nil = pbid in ("nil", "blind_nil")
+        partner_nil = is_nil(pbid)
         notes: list[str] = []
         danger = nil_danger(hand, deck)
         if rules.bidding != "free":
@@ -285,8 +288,9 @@ class HeuristicBot(Bot):
         # Nil: a safe hand, a partner who can cover it, a score that does not forbid it.
         if 0 in numbers and self.allow_nil and not partner_nil:
             limit = self.nil_limit
-            if isinstance(pbid, int):
-                limit += 0.5 if pbid >= 4 else (-0.5 if pbid <= 2 else 0.0)
+            mate = bid_number(pbid)  # partner_nil is false here: a number bid or none yet
+            if mate is not None:
+                limit += 0.5 if mate >= 4 else (-0.5 if mate <= 2 else 0.0)
             if best_other - mine >= 150:
                 limit += 0.7
             if obs.players == 2:
@@ -294,8 +298,8 @@ class HeuristicBot(Bot):
             nil_est = est + (1.0 if obs.players == 2 else 0.0)  # before the two-player shade
             if danger <= limit and nil_est <= 2.2:
                 why = "bid nil: no high spades and low cards to duck in every suit"
-                if isinstance(pbid, int):
-                    why += f"; partner bid {pbid} and can cover"
+                if mate is not None:
+                    why += f"; partner bid {mate} and can cover"
                 return Decision(numbers[0], why)
 
         tricks = deck.hand_size
@@ -317,7 +321,7 @@ class HeuristicBot(Bot):
             notes.append(f"{others} tricks already bid")
         if partner_nil:
             bid = max(bid, int(est + 0.7))
-            notes.append(f"partner bid {'Blind Nil' if pbid == 'blind_nil' else 'nil'} so I will cover")
+            notes.append(f"partner bid {'Blind Nil' if is_blind(pbid) else 'nil'} so I will cover")
         bid = min(max(bid, 1), tricks)
         if bid not in numbers:
             # The rules narrow the bids (min_bid, team_min_bid): the nearest allowed number.
@@ -359,12 +363,8 @@ class HeuristicBot(Bot):
         )
 
     @staticmethod
-    def _number(view: object) -> int | None:
-        if view is None:
-            return None
-        if isinstance(view, int):
-            return view
-        return 0
+    def _number(view: BidView) -> int | None:
+        return bid_number(view)
 
     # ------------------------------------------------------------------ exchange and draw
     def _pass(self, obs: Observation, legal: Sequence[Action]) -> Decision:
@@ -373,7 +373,7 @@ class HeuristicBot(Bot):
         k = obs.rules.blind_nil_exchange
         chosen = obs.pass_chosen.mask if obs.pass_chosen is not None else 0
         avail = [a.card for a in legal if isinstance(a, PassCard)]
-        i_bid_blind = obs.bids[obs.seat] == "blind_nil"
+        i_bid_blind = is_blind(obs.bids[obs.seat])
         deck = deck_of(obs.rules)
         t = tables_of(deck)
         if i_bid_blind:

@@ -79,15 +79,15 @@ STANDARD_TABLES = tables_of(STANDARD)
 
 def bid_number(view: BidView) -> int | None:
     """A bid as tricks (Nil and Blind Nil are 0), or ``None`` if not made yet."""
-    if view is None:
-        return None
-    if isinstance(view, str):
-        return 0
-    return int(view)
+    return None if view is None else view.tricks
 
 
 def is_nil(view: BidView) -> bool:
-    return view == "nil" or view == "blind_nil" or view == 0
+    return view is not None and view.is_nil
+
+
+def is_blind(view: BidView) -> bool:
+    return view is not None and view.blind
 
 
 def trick_winner_index(cards: Sequence[int], deck: Deck = STANDARD) -> int:
@@ -186,7 +186,7 @@ class Knowledge:
             known=known,
             bids=bids,
             nil=[b is not None and is_nil(b) for b in obs.bids],
-            blind=[b == "blind_nil" for b in obs.bids],
+            blind=[is_blind(b) for b in obs.bids],
             tricks_won=list(obs.tricks_won),
             tricks_left=deck.hand_size - len(obs.tricks),
             trick=obs.trick,

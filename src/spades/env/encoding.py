@@ -17,6 +17,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from spades.actions import Bid
 from spades.errors import SpadesError
 from spades.observation import Observation
 from spades.rules import Rules
@@ -93,15 +94,12 @@ def _cards(out: npt.NDArray[np.float32], start: int, mask: int) -> None:
         mask ^= low
 
 
-def _bid_slot(bid: int | str | None) -> int:
+def _bid_slot(bid: Bid | None) -> int:
     if bid is None:
         return 0
-    if bid == "blind_nil":
+    if bid.blind:
         return 15
-    if bid == "nil":
-        return 1
-    assert isinstance(bid, int)
-    return 1 + bid
+    return 1 + bid.tricks  # Nil is slot 1
 
 
 def encode(obs: Observation) -> npt.NDArray[np.float32]:

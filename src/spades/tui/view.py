@@ -56,11 +56,9 @@ def position(seat: int, human: int, players: int) -> str:
 def bid_text(bid: BidView) -> str:
     if bid is None:
         return "—"
-    if bid == "nil":
-        return "Nil"
-    if bid == "blind_nil":
+    if bid.blind:
         return "Blind Nil"
-    return str(bid)
+    return "Nil" if bid.is_nil else str(bid.tricks)
 
 
 def _seat_bid_short(bid: SeatBid) -> str:
