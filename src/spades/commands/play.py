@@ -8,6 +8,7 @@ import click
 
 from spades.bots import check_spec
 from spades.errors import SpadesError
+from spades.i18n import LANGUAGES, _, choose_language, set_language
 from spades.protocol.options import bot_options
 from spades.tui.config import make_config
 
@@ -55,6 +56,11 @@ def require_terminal() -> None:
     type=click.Path(dir_okay=False),
     help="Continue a game saved on quitting (its record file) where it stopped.",
 )
+@click.option(
+    "--lang",
+    metavar="|".join(LANGUAGES),
+    help="Language of the game (default: $SPADES_LANG, else the system's, else English).",
+)
 @bot_options
 def command(
     rules: str | None,
@@ -66,8 +72,10 @@ def command(
     record_path: str | None,
     name: str,
     resume_path: str | None,
+    lang: str | None,
 ) -> None:
     """Play Spades in the terminal: you and three computer players."""
+    set_language(choose_language(lang))  # first: a bad --lang is one line, before anything else
     game = None
     if resume_path is not None:
         given = [
@@ -103,9 +111,9 @@ def command(
     finally:
         path = app.session.save()  # again, in case the app stopped on an error
     if path is not None:
-        click.echo(f"Game record saved to {path}")
-        click.echo(f"Replay it with: spades replay {path}")
+        click.echo(_("Game record saved to {path}").format(path=path))
+        click.echo(_("Replay it with: spades replay {path}").format(path=path))
         if app.session.observation().winner is None:
-            click.echo(f"Continue it with: spades play --resume {path}")
+            click.echo(_("Continue it with: spades play --resume {path}").format(path=path))
     elif app.session.save_error:
         click.echo(f"spades: {app.session.save_error}", err=True)

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.bots.base import Decision
 from spades.cards import BIG_JOKER, LITTLE_JOKER, CardSet
+from spades.i18n import N_, _, ngettext
 from spades.tui.config import PlayConfig
 from spades.tui.screens import (
     MODAL_CSS,
@@ -52,11 +53,11 @@ JOKER_KEYS = {"b": BIG_JOKER, "l": LITTLE_JOKER}
 """With jokers in the deck, ``B`` then ``J`` chooses the Big Joker and ``L`` then ``J`` the Little
 one: their card text, typed as a rank and a suit are. B and L (Blind Nil, look) are commands
 only while bidding, and J is no suit, so no other key sequence changes meaning."""
-JOKER_NAMES = {BIG_JOKER: "Big", LITTLE_JOKER: "Little"}
+JOKER_NAMES = {BIG_JOKER: N_("Big Joker… now J."), LITTLE_JOKER: N_("Little Joker… now J.")}
 _TYPED = "abcdefghijklmnopqrstuvwxyz0123456789"
-HAND_OVER = "The hand is over: the score sheet follows."
-THINKING = "Hint: thinking…"
-STILL_THINKING = "Still thinking about your hint: one moment, please."
+HAND_OVER = N_("The hand is over: the score sheet follows.")
+THINKING = N_("Hint: thinking…")
+STILL_THINKING = N_("Still thinking about your hint: one moment, please.")
 _GAME_INPUT = frozenset({"move", "confirm", "pick", "cancel", "input", "joker"})
 """Actions that change the game or the choice on screen: held while a hand's sheet is due."""
 
@@ -91,16 +92,17 @@ async def in_daemon_thread(work: Callable[[], T]) -> T:
 
 
 def _input_bindings() -> list[BindingType]:
-    shown = {"l": "Look", "b": "Blind Nil", "h": "Hint", "p": "Last trick", "s": "Scores"}
+    # Labels of the footer, in the language chosen before this module is imported (``spades play``).
+    shown = {"l": _("Look"), "b": _("Blind Nil"), "h": _("Hint"), "p": _("Last trick"), "s": _("Scores")}
     out: list[BindingType] = [
-        Binding("left", "move(-1)", "Move", key_display="←→"),
-        Binding("right", "move(1)", "Move", show=False),
+        Binding("left", "move(-1)", _("Move"), key_display="←→"),
+        Binding("right", "move(1)", _("Move"), show=False),
         Binding("up", "move(1)", show=False),
         Binding("down", "move(-1)", show=False),
         Binding("enter", "confirm", "OK", key_display="⏎"),
-        Binding("space", "pick", "Pick", show=False),
+        Binding("space", "pick", _("Pick"), show=False),
         Binding("escape", "cancel", show=False),
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("question_mark,f1", "help", _("Help"), key_display="?"),
     ]
     for ch in _TYPED:
         out.append(Binding(ch, f"input('{ch}')", shown.get(ch, ""), show=ch in shown))
@@ -140,7 +142,9 @@ class GameScreen(Screen[None]):
         self.names = {
             s: session.config.name if s == session.human else session.bot_names[s] for s in range(n)
         }
-        self.short_names = {s: "You" if s == session.human else seat for s, seat in enumerate(_seat_names(n))}
+        self.short_names = {
+            s: _("You") if s == session.human else seat for s, seat in enumerate(_seat_names(n))
+        }
         self.view: TableView | None = None
         self.mode = ""
         self.cursor: int | None = None
@@ -177,7 +181,7 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         for note in self.session.config.notes:
-            self.notify(note, title="Setup", timeout=8)
+            self.notify(note, title=_("Setup"), timeout=8)
         self.kick()
 
     # ------------------------------------------------------------------ drawing
@@ -240,10 +244,10 @@ class GameScreen(Screen[None]):
 
     def _prompt_text(self, view: TableView) -> str:
         if self.sheet_due:
-            return HAND_OVER
+            return _(HAND_OVER)
         if self.message:
             return self.message
-        return f"{THINKING} {view.prompt}" if self.hinting else view.prompt
+        return f"{_(THINKING)} {view.prompt}" if self.hinting else view.prompt
 
     def say(self, text: str | None, *, error: bool = False) -> None:
         """Show a one-off message in the prompt line until the next state change."""
@@ -324,7 +328,11 @@ class GameScreen(Screen[None]):
                 return turn.bot.decide(turn.obs, turn.legal)  # no pauses asked for: stay on the loop
             return await asyncio.to_thread(turn.bot.decide, turn.obs, turn.legal)
         except Exception as e:  # a broken bot must not end the person's game
-            self.notify(f"{self.short_names[turn.seat]}'s bot failed ({e}); it plays its first option")
+            self.notify(
+                _("{who}'s bot failed ({error}); it plays its first option").format(
+                    who=self.short_names[turn.seat], error=e
+                )
+            )
             return Decision(turn.legal[0], "fallback")
 
     async def _after_hand(self) -> None:
@@ -345,8 +353,10 @@ class GameScreen(Screen[None]):
         last = obs.scores[-1]
         taken = ", ".join(f"{self.short_names[s]} {t}" for s, t in enumerate(last.tricks))
         self.app.push_screen(
-            ScoreScreen(sheet, f"After hand {len(obs.scores)} · tricks: {taken}"),
-            lambda _: done.set(),
+            ScoreScreen(
+                sheet, _("After hand {hand} · tricks: {taken}").format(hand=len(obs.scores), taken=taken)
+            ),
+            lambda _closed: done.set(),
         )
         self.refresh_view()
         await done.wait()
@@ -381,19 +391,38 @@ class GameScreen(Screen[None]):
         elif len(self.picked) < view.pass_count:
             self.picked.add(card)
         else:
-            self.say(f"You have picked {view.pass_count} cards already: Enter to pass them.", error=True)
+            self.say(
+                ngettext(
+                    "You have picked {n} card already: Enter to pass it.",
+                    "You have picked {n} cards already: Enter to pass them.",
+                    view.pass_count,
+                ).format(n=view.pass_count),
+                error=True,
+            )
             return
         self.cursor = card
         self.refresh_view()
         left = view.pass_count - len(self.picked)
-        self.say(f"Picked {len(self.picked)}: " + (f"{left} more to pick." if left else "Enter to pass."))
+        more = (
+            ngettext("{n} more to pick.", "{n} more to pick.", left).format(n=left)
+            if left
+            else _("Enter to pass.")
+        )
+        self.say(_("Picked {n}:").format(n=len(self.picked)) + " " + more)
 
     def _pass(self) -> None:
         view = self.view
         if view is None or view.mode != "pass":
             return
         if len(self.picked) != view.pass_count:
-            self.say(f"Pick {view.pass_count} cards to pass ({len(self.picked)} picked).", error=True)
+            self.say(
+                ngettext(
+                    "Pick {n} card to pass ({picked} picked).",
+                    "Pick {n} cards to pass ({picked} picked).",
+                    view.pass_count,
+                ).format(n=view.pass_count, picked=len(self.picked)),
+                error=True,
+            )
             return
         err = self.session.act(PassCards(CardSet(self.picked)))
         if err:
@@ -425,7 +454,7 @@ class GameScreen(Screen[None]):
             if card in {c.card for c in view.hand}:
                 self._toggle_pick(card)
             else:
-                self.say(f"You do not hold {card_label(card)}.", error=True)
+                self.say(_("You do not hold {card}.").format(card=card_label(card)), error=True)
             return
         # A typed card is selected, not played: H, S and D are suits after a rank and commands
         # otherwise, so "A" then "H" meant as a hint must not throw the A♥ on the table.
@@ -435,7 +464,7 @@ class GameScreen(Screen[None]):
             return
         self.cursor = card
         self.refresh_view()
-        self.say(f"{card_label(card)}: Enter to play it.")
+        self.say(_("{card}: Enter to play it.").format(card=card_label(card)))
 
     # ------------------------------------------------------------------ key actions
     def action_move(self, step: int) -> None:
@@ -498,12 +527,12 @@ class GameScreen(Screen[None]):
                 self._card_typed(card)
                 return
             if ch == "1":
-                self.say("1… then 0 for a ten.")
+                self.say(_("1… then 0 for a ten."))
                 return
             if ch in RANK_KEYS:
                 self.rank_key = RANK_KEYS[ch]
                 label = "10" if self.rank_key == 8 else ch.upper()
-                self.say(f"{label}… now the suit: S H D C.")
+                self.say(_("{rank}… now the suit: S H D C.").format(rank=label))
                 return
         if mode == "bid" and ch.isdigit():
             top = view.max_bid  # 13, or 17 with three players
@@ -511,7 +540,9 @@ class GameScreen(Screen[None]):
             self.bid_digits = digits if digits == "1" else ""
             values = {c.value for c in view.choices}
             if digits == "1" and "bid:1" not in values and any(f"bid:1{d}" in values for d in range(top - 9)):
-                self.say(f"1… then the second digit (10 to {top}).")  # suicide: 1 alone is refused
+                self.say(
+                    _("1… then the second digit (10 to {top}).").format(top=top)
+                )  # suicide: 1 alone is refused
                 return
             self._select_choice(f"bid:{int(digits)}")
             return
@@ -538,7 +569,7 @@ class GameScreen(Screen[None]):
         """``B`` or ``L`` while playing or passing with jokers in the deck: a ``J`` must follow."""
         self.rank_key = None
         self.joker_key = JOKER_KEYS[ch]
-        self.say(f"{JOKER_NAMES[self.joker_key]} Joker… now J.")
+        self.say(_(JOKER_NAMES[self.joker_key]))
 
     def _select_choice(self, value: str) -> None:
         view = self.view
@@ -547,25 +578,25 @@ class GameScreen(Screen[None]):
             self.message = None  # an earlier "not allowed" is answered
             self.refresh_view()
         else:
-            self.say("That bid is not allowed.", error=True)
+            self.say(_("That bid is not allowed."), error=True)
 
     def action_last_trick(self) -> None:
         self.app.push_screen(LastTrickScreen(self.session.last_trick, self.short_names))
 
     def action_scores(self) -> None:
         obs = self.session.observation()
-        self.app.push_screen(ScoreScreen(score_sheet(obs, self.names), "Score sheet", "Enter: close"))
+        self.app.push_screen(ScoreScreen(score_sheet(obs, self.names), _("Score sheet"), _("Enter: close")))
 
     def action_hint(self) -> None:
         if self.hinting:
-            self.say(STILL_THINKING)
+            self.say(_(STILL_THINKING))
             return
         asked = self.session.hint_turn()
         if asked is None:
-            self.say("A hint is for your turn.")
+            self.say(_("A hint is for your turn."))
             return
         self.hinting = True
-        self.say(THINKING)
+        self.say(_(THINKING))
         self.run_worker(self._hint(asked), group="hint", exit_on_error=False)
 
     async def _hint(self, turn: HintQuestion) -> None:
@@ -575,11 +606,11 @@ class GameScreen(Screen[None]):
             decision, name = await in_daemon_thread(lambda: self.session.answer_hint(turn))
         except Exception as e:  # a broken hint bot costs the hint, never the game
             self.hinting = False
-            self.say(f"No hint this time: the hint bot failed ({e}).", error=True)
+            self.say(_("No hint this time: the hint bot failed ({error}).").format(error=e), error=True)
             return
         self.hinting = False
         if turn.version != self.session.version:
-            if self.message in (THINKING, STILL_THINKING):
+            if self.message in (_(THINKING), _(STILL_THINKING)):
                 self.say(None)
             return
         action = decision.action
@@ -596,7 +627,7 @@ class GameScreen(Screen[None]):
         self.refresh_view()
         reason = hint_reason(decision.why)
         why = f" — {reason}" if reason else ""
-        self.say(f"Hint ({name}): {what}{why}")
+        self.say(_("Hint ({bot}): {what}{why}").format(bot=name, what=what, why=why))
         self.hint_shown = decision
 
     # ------------------------------------------------------------------ mouse
@@ -609,7 +640,7 @@ class GameScreen(Screen[None]):
         elif view.mode == "play":
             self._play(message.card)
         else:
-            self.say("It is not your turn to play.", error=True)
+            self.say(_("It is not your turn to play."), error=True)
 
     def on_choice_bar_chosen(self, message: ChoiceBar.Chosen) -> None:
         if self.sheet_due:
@@ -619,9 +650,9 @@ class GameScreen(Screen[None]):
 
 
 def _seat_names(n: int) -> list[str]:
-    from spades.state import seat_name
+    from spades.tui.view import seat_label
 
-    return [seat_name(s, n) for s in range(n)]
+    return [seat_label(s, n) for s in range(n)]
 
 
 class SpadesApp(App[None]):
@@ -629,7 +660,7 @@ class SpadesApp(App[None]):
 
     TITLE = "Spades"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "ask_quit", "Quit", key_display="^q", priority=True),
+        Binding("ctrl+q", "ask_quit", _("Quit"), key_display="^q", priority=True),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
     ENABLE_COMMAND_PALETTE = False

@@ -13,6 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from spades.i18n import N_, _, ngettext
 from spades.legal import deck_of
 from spades.rules import Rules
 from spades.tui.view import ScoreSheet, TrickShown, card_label
@@ -34,7 +35,7 @@ ModalScreen { align: center middle; background: $background 60%; }
 def sheet_table(sheet: ScoreSheet, max_rows: int = 100) -> Table:
     """The score sheet as a table: one row per hand (the last ``max_rows``), columns per side."""
     table = Table(box=None, padding=(0, 0, 0, 1), pad_edge=False, show_edge=False, header_style="bold")
-    table.add_column("Hand", justify="right", style="dim")
+    table.add_column(_("Hand"), justify="right", style="dim")
     per = len(sheet.columns)
     for side in sheet.sides:
         for i, col in enumerate(sheet.columns):
@@ -42,13 +43,18 @@ def sheet_table(sheet: ScoreSheet, max_rows: int = 100) -> Table:
             table.add_column(
                 head,
                 justify="left" if i == 0 else "right",
-                style="bold" if col.startswith("Total") else "",
+                style="bold" if i == per - 1 else "",
                 no_wrap=True,
             )
     rows = sheet.rows
     notes = []
     if len(rows) > max_rows:
-        notes.append(f"the first {len(rows) - max_rows} hands are not shown")
+        hidden = len(rows) - max_rows
+        notes.append(
+            ngettext("the first hand is not shown", "the first {n} hands are not shown", hidden).format(
+                n=hidden
+            )
+        )
         rows = rows[-max_rows:]
     for row in rows:
         table.add_row(*row)
@@ -60,9 +66,9 @@ def sheet_table(sheet: ScoreSheet, max_rows: int = 100) -> Table:
         if per == 5:
             cells[-2] = str(sheet.bags[k])
         totals += cells
-    table.add_row("Now", *totals, style="bold")
+    table.add_row(_("Now"), *totals, style="bold")
     if any(cell.endswith("!") for row in sheet.rows for cell in row):
-        notes.append("! = bag penalty")
+        notes.append(_("! = bag penalty"))
     if notes:
         table.caption = "; ".join(notes)
     return table
@@ -80,11 +86,11 @@ class ScoreScreen(ModalScreen[None]):
         Binding("enter,escape,space,s", "close", "Continue"),
     ]
 
-    def __init__(self, sheet: ScoreSheet, heading: str, footer: str = "Enter: continue") -> None:
+    def __init__(self, sheet: ScoreSheet, heading: str, footer: str | None = None) -> None:
         super().__init__()
         self.sheet = sheet
         self.heading = heading
-        self.footer = footer
+        self.footer = _("Enter: continue") if footer is None else footer
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="sheet"):
@@ -109,32 +115,34 @@ class LastTrickScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="last-trick"):
             if self.trick is None:
-                yield Static("No trick has been played yet.", classes="title")
+                yield Static(_("No trick has been played yet."), classes="title")
             else:
-                yield Static(f"Last trick (trick {self.trick.number})", classes="title")
+                yield Static(
+                    _("Last trick (trick {number})").format(number=self.trick.number), classes="title"
+                )
                 body = Text()
                 for i, (seat, card) in enumerate(self.trick.plays):
-                    lead = "  led" if i == 0 else ""
+                    lead = "  " + _("led") if i == 0 else ""
                     body.append(f"{self.names[seat]:>12} ")
                     body.append(f" {card_label(card):<3}", style=card_style(card))
-                    won = " ★ won" if seat == self.trick.winner else ""
+                    won = " ★ " + _("won") if seat == self.trick.winner else ""
                     body.append(f"{lead}{won}\n")
                 yield Static(body)
-            yield Static("Enter: close", classes="hint")
+            yield Static(_("Enter: close"), classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-HELP_RULES = """\
+HELP_RULES = N_("""\
 Bid the tricks you will take, then take them: spades are trump, follow the
-suit led if you can, and spades may not be led until one has been played."""
+suit led if you can, and spades may not be led until one has been played.""")
 
-HELP_RULES_ANY_LEAD = """\
+HELP_RULES_ANY_LEAD = N_("""\
 Bid the tricks you will take, then take them: spades are trump, follow the
-suit led if you can; spades may be led at any time."""
+suit led if you can; spades may be led at any time.""")
 
-HELP_KEYS = """\
+HELP_KEYS = N_("""\
 [b]←/→[/b]  move between cards or choices     [b]Enter[/b]  play / bid / confirm
 [b]A K Q J T 9..2[/b] then [b]S H D C[/b]  choose a card (10 is T or 0), Enter plays it
 [b]0-13, N[/b]  choose a bid (N is Nil)        [b]L[/b]  look at your cards
@@ -145,7 +153,7 @@ HELP_KEYS = """\
 
 Mouse: click a card to play or pick it, click a choice to make it.
 The game record is saved when the game ends and when you quit;
-continue a saved game with: spades play --resume FILE"""
+continue a saved game with: spades play --resume FILE""")
 
 
 def house_rules_help(rules: Rules) -> list[str]:
@@ -154,27 +162,29 @@ def house_rules_help(rules: Rules) -> list[str]:
     line fits the 80-column help box (74 characters after its bullet)."""
     lines = []
     if rules.players == 3:
-        lines.append("Three players, each for himself: 17 cards each (no 2♣), bids 0 to 17.")
+        lines.append(_("Three players, each for himself: 17 cards each (no 2♣), bids 0 to 17."))
     if rules.jokers == "big_little":
-        lines.append("Jokers: BJ and LJ are the top spades (BJ, LJ, A♠ … 2♠); no 2♣ or 2♦.")
+        lines.append(_("Jokers: BJ and LJ are the top spades (BJ, LJ, A♠ … 2♠); no 2♣ or 2♦."))
     elif rules.jokers == "jjdd":
-        lines.append("Joker Joker Deuce Deuce: spades run BJ LJ 2♦ 2♠ A♠ … 3♠; no 2♥ or 2♣.")
+        lines.append(_("Joker Joker Deuce Deuce: spades run BJ LJ 2♦ 2♠ A♠ … 3♠; no 2♥ or 2♣."))
     if rules.jokers is not None:
-        lines.append("Type B then J for the Big Joker, L then J for the Little Joker.")
+        lines.append(_("Type B then J for the Big Joker, L then J for the Little Joker."))
     if rules.bidding == "suicide":
-        lines.append(f"Suicide: in each partnership one bids Nil, the other {rules.suicide_min} or more.")
+        lines.append(
+            _("Suicide: in each partnership one bids Nil, the other {n} or more.").format(n=rules.suicide_min)
+        )
     elif rules.bidding == "whiz":
-        lines.append("Whiz: bid Nil or exactly the spades you hold (no spades: Nil).")
+        lines.append(_("Whiz: bid Nil or exactly the spades you hold (no spades: Nil)."))
     elif rules.bidding == "mirror":
-        lines.append("Mirror: every bid is the spades held, made for you (none: Nil).")
+        lines.append(_("Mirror: every bid is the spades held, made for you (none: Nil)."))
     if rules.team_min_bid:
-        lines.append(f"Each partnership must bid {rules.team_min_bid} tricks or more in all.")
+        lines.append(_("Each partnership must bid {n} tricks or more in all.").format(n=rules.team_min_bid))
     if rules.big_bid is not None:
-        lines.append(f"Big bid: a made contract of {rules.big_bid}+ scores 20 a trick, not 10.")
+        lines.append(_("Big bid: a made contract of {n}+ scores 20 a trick, not 10.").format(n=rules.big_bid))
     if rules.nil_tricks == "partner":
-        lines.append("A failed Nil's tricks count toward the partner's contract, not as bags.")
+        lines.append(_("A failed Nil's tricks count toward the partner's contract, not as bags."))
     if rules.spades_lead == "any":
-        lines.append("Spades may be led at any time, broken or not.")
+        lines.append(_("Spades may be led at any time, broken or not."))
     return lines
 
 
@@ -182,23 +192,37 @@ def scoring_help(rules: Rules) -> str:
     """What the bids are worth under these rules: Nil, Blind Nil, bags (the help's middle)."""
     lines = []
     if rules.bags == "off":
-        lines.append("Each trick over your bid scores 1 point; bags carry no penalty.")
+        lines.append(_("Each trick over your bid scores 1 point; bags carry no penalty."))
     else:
         lines.append(
-            f"Each trick over your bid is a bag (1 point); "
-            f"{rules.bag_limit} bags cost {rules.bag_penalty} points."
+            _("Each trick over your bid is a bag (1 point); {limit} bags cost {penalty} points.").format(
+                limit=rules.bag_limit, penalty=rules.bag_penalty
+            )
         )
     if rules.nil_allowed:
         lines.append(
-            f"Nil (bid 0, N): +{rules.nil_bonus} if you take no trick, -{rules.nil_bonus} if you take any."
+            _("Nil (bid 0, N): +{bonus} if you take no trick, -{bonus} if you take any.").format(
+                bonus=rules.nil_bonus
+            )
         )
     if rules.blind_nil:
         k = rules.blind_nil_exchange
-        swap = f"; you and your partner swap {k} cards" if k and rules.teams else ""
-        lines.append(f"Blind Nil (B, before you look): +/-{rules.blind_nil_bonus}{swap}.")
+        swap = ""
+        if k and rules.teams:
+            swap = ngettext(
+                "; you and your partner swap {n} card", "; you and your partner swap {n} cards", k
+            )
+            swap = swap.format(n=k)
+        lines.append(
+            _("Blind Nil (B, before you look): +/-{bonus}{swap}.").format(
+                bonus=rules.blind_nil_bonus, swap=swap
+            )
+        )
     if (rules.nil_allowed or rules.blind_nil) and rules.nil_tricks == "bags":
-        side = "side" if rules.teams else "bidder"
-        lines.append(f"Tricks taken by a failed Nil or Blind Nil count as bags for the {side}.")
+        if rules.teams:
+            lines.append(_("Tricks taken by a failed Nil or Blind Nil count as bags for the side."))
+        else:
+            lines.append(_("Tricks taken by a failed Nil or Blind Nil count as bags for the bidder."))
     return "\n".join(lines)
 
 
@@ -212,15 +236,15 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         r = self.rules
         house = house_rules_help(r)
-        rules = HELP_RULES_ANY_LEAD if r.spades_lead == "any" else HELP_RULES
+        rules = _(HELP_RULES_ANY_LEAD if r.spades_lead == "any" else HELP_RULES)
         if house:
-            rules += "\n[b]House rules[/b]\n" + "\n".join(f"• {line}" for line in house)
-        keys = HELP_KEYS.replace("0-13", f"0-{deck_of(r).max_bid}")
+            rules += "\n[b]" + _("House rules") + "[/b]\n" + "\n".join(f"• {line}" for line in house)
+        keys = _(HELP_KEYS).replace("0-13", f"0-{deck_of(r).max_bid}")
         with Vertical(classes="dialog", id="help"):
-            yield Static("Spades — help", classes="title")
+            yield Static(_("Spades — help"), classes="title")
             with VerticalScroll(id="help-body"):
                 yield Static(f"{rules}\n{scoring_help(r)}\n\n{keys}", markup=True)
-            yield Static("Enter: close · ↑↓ scroll", classes="hint")
+            yield Static(_("Enter: close · ↑↓ scroll"), classes="hint")
 
     def on_mount(self) -> None:
         self._fit()
@@ -252,10 +276,12 @@ class QuitScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="quit"):
-            yield Static("Save the game and quit?", classes="title")
-            yield Static("[b]Enter[/b]  save and quit      [b]Esc[/b]  cancel, keep playing")
-            where = self.path if self.path is not None else "FILE"
-            yield Static(Text(f"Continue later with: spades play --resume {where}"), classes="hint")
+            yield Static(_("Save the game and quit?"), classes="title")
+            yield Static(_("[b]Enter[/b]  save and quit      [b]Esc[/b]  cancel, keep playing"))
+            where = self.path if self.path is not None else _("FILE")
+            yield Static(
+                Text(_("Continue later with: spades play --resume {path}").format(path=where)), classes="hint"
+            )
 
     def action_answer(self, quit_: bool) -> None:
         self.dismiss(quit_)
@@ -275,13 +301,13 @@ class ResultScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="result"):
-            yield Static(f"Game over — {self.result}", classes="title")
+            yield Static(_("Game over — {result}").format(result=self.result), classes="title")
             yield Static(sheet_table(self.sheet, _rows_that_fit(self) - 1))
             if self.saved is not None:
-                yield Static(f"Record saved to {self.saved}", classes="hint")
+                yield Static(_("Record saved to {path}").format(path=self.saved), classes="hint")
             if self.error:
                 yield Static(self.error, classes="hint")
-            yield Static("Enter: quit", classes="hint")
+            yield Static(_("Enter: quit"), classes="hint")
 
     def action_close(self) -> None:
         self.app.exit()

@@ -24,6 +24,7 @@ from spades.bots.base import Decision
 from spades.cards import CardSet
 from spades.driver import apply_decision, notify_others
 from spades.errors import SpadesError
+from spades.i18n import _
 from spades.observation import Observation
 from spades.state import Event, Game, Phase, seat_name, shuffled_deck
 from spades.tui.config import DEFAULT_BOT, PlayConfig, assign_bots, build_bots, hint_bot, resolve_bots
@@ -132,7 +133,9 @@ class Session:
         try:
             ev = apply_decision(self.__game, turn.seat, action)
         except SpadesError as e:
-            note = f"{seat_name(turn.seat, self.players)}'s bot chose badly ({e}); it plays its first option"
+            note = _("{who}'s bot chose badly ({error}); it plays its first option").format(
+                who=_(seat_name(turn.seat, self.players)), error=e
+            )
             ev = apply_decision(self.__game, turn.seat, turn.legal[0])
         self._track(before, ev)
         return note
@@ -171,7 +174,9 @@ class Session:
                 saved=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             )
         except OSError as e:
-            self.save_error = f"could not save the record to {path}: {e.strerror or e}"
+            self.save_error = _("could not save the record to {path}: {error}").format(
+                path=path, error=e.strerror or e
+            )
             return None
         self.saved_to = path
         self.save_error = None
@@ -242,7 +247,7 @@ def continue_dealing(game: Game, seed: int) -> None:
     if fresh.first_dealer != game.first_dealer or first_deal(fresh) != first_deal(game) or not game.logs:
         rng = random.Random(f"{seed}/{len(game.logs)}")
     else:
-        for _ in game.logs[1:]:
+        for _log in game.logs[1:]:
             shuffled_deck(rng)
     game.rng = rng
     game.auto_deal = True
@@ -293,6 +298,9 @@ def resume(
         delay_ms=delay_ms,
         record_path=where,
         name=saved.players[human],
-        notes=(f"Resumed the game saved in {p} (hand {game.hand_number}).", *notes),
+        notes=(
+            _("Resumed the game saved in {path} (hand {hand}).").format(path=p, hand=game.hand_number),
+            *notes,
+        ),
     )
     return config, game

@@ -13,11 +13,27 @@ from dataclasses import dataclass
 
 from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.cards import BIG_JOKER, JOKER_TEXT, RANK_LETTERS, SUIT_SYMBOLS
+from spades.i18n import N_, _, ngettext
 from spades.legal import Deck, deck_of, may_lead_spades, play_mask
 from spades.observation import BidView, Observation
 from spades.rules import Rules
 from spades.scoring import HandScore, SeatBid
-from spades.state import SUIT_NAMES, seat_name
+from spades.state import seat_name
+
+SUIT_WORDS = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
+"""The suits as a sentence names them (translated where shown: ``_(SUIT_WORDS[s])``)."""
+SEAT_WORDS = (N_("North"), N_("East"), N_("South"), N_("West"))
+"""The seat names of ``state.seat_name``, marked for the catalogs."""
+
+
+def seat_label(seat: int, players: int) -> str:
+    """A seat's name in the player's language: ``Nord``, ``Sever``, ``Ouest``."""
+    return _(seat_name(seat, players))
+
+
+def suit_word(suit: int) -> str:
+    return _(SUIT_WORDS[suit])
+
 
 POSITIONS: Mapping[int, tuple[str, ...]] = {
     4: ("bottom", "left", "top", "right"),
@@ -57,13 +73,13 @@ def bid_text(bid: BidView) -> str:
     if bid is None:
         return "—"
     if bid.blind:
-        return "Blind Nil"
-    return "Nil" if bid.is_nil else str(bid.tricks)
+        return _("Blind Nil")
+    return _("Nil") if bid.is_nil else str(bid.tricks)
 
 
 def _seat_bid_short(bid: SeatBid) -> str:
     if bid.tricks == 0:
-        return "BN" if bid.blind else "Nil"
+        return _("BN") if bid.blind else _("Nil")
     return str(bid.tricks)
 
 
@@ -153,16 +169,16 @@ class TableView:
 def side_label(rules: Rules, side: int, human: int, names: Mapping[int, str]) -> str:
     """``Us``/``Them`` for partnerships; ``You`` or the seat's name when each plays alone."""
     if rules.teams:
-        return "Us" if rules.side_of(human) == side else "Them"
-    return "You" if side == human else seat_name(side, rules.players)
+        return _("Us") if rules.side_of(human) == side else _("Them")
+    return _("You") if side == human else seat_label(side, rules.players)
 
 
 def side_seats_text(rules: Rules, side: int, human: int, names: Mapping[int, str]) -> str:
     """Who makes up a side: ``N+S`` for a partnership; the seat, or the bot, otherwise."""
     if rules.teams:
-        a, b = seat_name(side, 4), seat_name(side + 2, 4)
+        a, b = seat_label(side, 4), seat_label(side + 2, 4)
         return f"{a[0]}+{b[0]}"
-    return seat_name(side, rules.players) if side == human else names.get(side, "")
+    return seat_label(side, rules.players) if side == human else names.get(side, "")
 
 
 def side_order(rules: Rules, human: int) -> tuple[int, ...]:
@@ -195,37 +211,45 @@ def status_line(obs: Observation, names: Mapping[int, str]) -> str:
     parts, short = [], []
     for side in side_order(r, obs.seat):
         label = side_label(r, side, obs.seat, names)
-        bags = f"{obs.bags[side]} bags" if r.sides <= 2 else f"{obs.bags[side]}b"
+        b = obs.bags[side]
+        bags = ngettext("{n} bag", "{n} bags", b).format(n=b) if r.sides <= 2 else _("{n}b").format(n=b)
         parts.append(f"{label} {obs.totals[side]} ({bags})")
-        short.append(f"{label if label == 'You' else label[0]} {obs.totals[side]} ({bags})")
+        short.append(f"{label if label == _('You') else label[0]} {obs.totals[side]} ({bags})")
     # The longest form that fits the 78 columns of the status bar at 80 (three or four scores
     # and a long game need the shorter ones).
+    hand, target = obs.hand_number, r.target
+    long_head = _("Hand {hand} · {rules} to {target}").format(hand=hand, rules=rules_name(r), target=target)
+    head = _("Hand {hand} to {target}").format(hand=hand, target=target)
     for line in (
-        f"Hand {obs.hand_number} · {rules_name(r)} to {r.target} │ " + " · ".join(parts),
-        f"Hand {obs.hand_number} to {r.target} │ " + " · ".join(parts),
-        f"Hand {obs.hand_number} to {r.target} │ " + " · ".join(short),
+        f"{long_head} │ " + " · ".join(parts),
+        f"{head} │ " + " · ".join(parts),
+        f"{head} │ " + " · ".join(short),
     ):
         if len(line) <= STATUS_WIDTH:
             return line
-    return f"Hand {obs.hand_number} │ " + " · ".join(short)
+    return _("Hand {hand}").format(hand=hand) + " │ " + " · ".join(short)
 
 
 def refusal(obs: Observation, card: int) -> str | None:
     """Why the player may not play ``card`` now, in his own terms; ``None`` if he may."""
     if obs.phase != "play" or not obs.my_turn:
-        return "It is not your turn to play."
+        return _("It is not your turn to play.")
     hand = obs.hand
     if hand is None or card not in hand:
-        return f"You do not hold {card_label(card)}."
+        return _("You do not hold {card}.").format(card=card_label(card))
     deck = deck_of(obs.rules)
     lead = obs.lead_suit
     may_lead = may_lead_spades(obs.rules, obs.spades_broken)
     if play_mask(deck, hand.mask, -1 if lead is None else lead, may_lead) >> card & 1:
         return None
-    trump = f" ({card_label(card)} is a spade)" if card >= 52 or deck.suit_of[card] != card // 13 else ""
+    trump = ""
+    if card >= 52 or deck.suit_of[card] != card // 13:
+        trump = " " + _("({card} is a spade)").format(card=card_label(card))
     if lead is not None:
-        return f"You must follow suit{trump}: play {SUIT_NAMES[lead]} {SUIT_SYMBOLS[lead]}."
-    return f"Spades are not broken yet{trump}: lead another suit."
+        return _("You must follow suit{trump}: play {suit} {symbol}.").format(
+            trump=trump, suit=suit_word(lead), symbol=SUIT_SYMBOLS[lead]
+        )
+    return _("Spades are not broken yet{trump}: lead another suit.").format(trump=trump)
 
 
 def _shown_trick(obs: Observation) -> TrickShown | None:
@@ -241,7 +265,7 @@ def _shown_trick(obs: Observation) -> TrickShown | None:
 
 
 def _who(seat: int, human: int, players: int) -> str:
-    return "You" if seat == human else seat_name(seat, players)
+    return _("You") if seat == human else seat_label(seat, players)
 
 
 def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, str]) -> TableView:
@@ -259,7 +283,7 @@ def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, st
     seats = tuple(
         SeatView(
             seat=s,
-            name=seat_name(s, n),
+            name=seat_label(s, n),
             label=names[s],
             position=position(s, me, n),
             bid=bid_text(obs.bids[s]),
@@ -289,81 +313,113 @@ def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, st
     mode = "wait"
     if obs.winner is not None or obs.phase == "over":
         mode = "over"
-        prompt = "The game is over."
+        prompt = _("The game is over.")
     elif obs.phase == "draw":
         if my_turn and obs.stock_top is not None:
             mode = "draw"
             top = card_label(obs.stock_top)
-            choices = (Choice("keep", f"Keep {top}"), Choice("discard", f"Discard {top}"))
+            choices = (
+                Choice("keep", _("Keep {card}").format(card=top)),
+                Choice("discard", _("Discard {card}").format(card=top)),
+            )
+            left = ngettext("{n} card left.", "{n} cards left.", obs.stock_left).format(n=obs.stock_left)
             prompt = (
-                f"The stock shows {top}. K: keep it (the next card is discarded unseen) · "
-                f"D: discard it (and take the next card). {obs.stock_left} cards left."
+                _(
+                    "The stock shows {card}. K: keep it (the next card is discarded unseen) · "
+                    "D: discard it (and take the next card)."
+                ).format(card=top)
+                + " "
+                + left
             )
         else:
-            prompt = f"{mover_name} is drawing from the stock ({obs.stock_left} cards left)."
+            prompt = ngettext(
+                "{who} is drawing from the stock ({n} card left).",
+                "{who} is drawing from the stock ({n} cards left).",
+                obs.stock_left,
+            ).format(who=mover_name, n=obs.stock_left)
     elif obs.phase == "bid":
         if my_turn and bids:
             mode = "bid"
             choices = tuple(
-                Choice(f"bid:{b.tricks}", "Nil" if b.tricks == 0 else str(b.tricks)) for b in bids
+                Choice(f"bid:{b.tricks}", _("Nil") if b.tricks == 0 else str(b.tricks)) for b in bids
             )
-            partner_bid = f" Your partner bid {bid_text(obs.bids[partner])}." if partner is not None else ""
+            partner_bid = ""
+            if partner is not None:
+                partner_bid = " " + _("Your partner bid {bid}.").format(bid=bid_text(obs.bids[partner]))
             if partner is not None and obs.bids[partner] is None:
                 partner_bid = ""
-            nil = ", N for Nil" if any(b.tricks == 0 for b in bids) else ""
+            nil = _(", N for Nil") if any(b.tricks == 0 for b in bids) else ""
             note = bid_rule_note(obs, [b.tricks for b in bids])
             if note and r.bidding == "suicide":
                 partner_bid = ""  # the note says what the partner's bid leaves
-            prompt = f"Your bid: ←→ or type a number{nil}, Enter to bid.{partner_bid}{note}"
+            prompt = (
+                _("Your bid: ←→ or type a number{nil}, Enter to bid.").format(nil=nil) + partner_bid + note
+            )
         elif my_turn and not obs.looked:
             mode = "bid"
-            choices = (Choice("look", "Look at my cards"),) + (
-                (Choice("blind", "Blind Nil"),) if can_blind else ()
+            choices = (Choice("look", _("Look at my cards")),) + (
+                (Choice("blind", _("Blind Nil")),) if can_blind else ()
             )
-            prompt = (
+            prompt = _(
                 "Your turn to bid, and your cards are face down: bid Blind Nil (B) now, "
                 "or look (L) and bid normally."
             )
         elif not obs.looked:
-            choices = (Choice("look", "Look at my cards"),)
-            prompt = (
-                f"Your cards are face down. Look (L) when you like; Blind Nil is only possible "
-                f"before you look. {mover_name} to bid."
-            )
+            choices = (Choice("look", _("Look at my cards")),)
+            prompt = _(
+                "Your cards are face down. Look (L) when you like; Blind Nil is only possible "
+                "before you look. {who} to bid."
+            ).format(who=mover_name)
         else:
-            prompt = f"{mover_name} to bid."
+            prompt = _("{who} to bid.").format(who=mover_name)
     elif obs.phase == "exchange":
         if my_turn:
             mode = "pass"
             pass_to = partner
-            to = seat_name(partner, n) if partner is not None else "your partner"
+            to = seat_label(partner, n) if partner is not None else _("your partner")
             got = ""
             if obs.received is not None:
-                got = "You received " + " ".join(card_label(c) for c in obs.received) + ". "
-            choices = (Choice("pass", f"Pass {k} cards"),)
-            prompt = f"{got}Choose {k} cards to pass to {to}: Space or click to pick, Enter to pass."
+                got = (
+                    _("You received {cards}.").format(cards=" ".join(card_label(c) for c in obs.received))
+                    + " "
+                )
+            choices = (Choice("pass", ngettext("Pass {n} card", "Pass {n} cards", k).format(n=k)),)
+            prompt = got + ngettext(
+                "Choose {n} card to pass to {to}: Space or click to pick, Enter to pass.",
+                "Choose {n} cards to pass to {to}: Space or click to pick, Enter to pass.",
+                k,
+            ).format(n=k, to=to)
         else:
-            prompt = f"{mover_name} is choosing {k} cards to pass."
+            prompt = ngettext(
+                "{who} is choosing {n} card to pass.", "{who} is choosing {n} cards to pass.", k
+            ).format(who=mover_name, n=k)
             if obs.given is not None:
-                prompt = "You passed " + " ".join(card_label(c) for c in obs.given) + ". " + prompt
+                given = " ".join(card_label(c) for c in obs.given)
+                prompt = _("You passed {cards}.").format(cards=given) + " " + prompt
     elif obs.phase == "play":
         if my_turn:
             mode = "play"
             lead = obs.lead_suit
             if lead is None:
-                what = "Your lead"
+                what = _("Your lead")
             elif any(c.suit == lead for c in hand):
-                what = f"Your turn: follow {SUIT_NAMES[lead]} {SUIT_SYMBOLS[lead]}"
+                what = _("Your turn: follow {suit} {symbol}").format(
+                    suit=suit_word(lead), symbol=SUIT_SYMBOLS[lead]
+                )
             else:
-                what = f"Your turn: no {SUIT_NAMES[lead]}, play any card"
-            prompt = f"{what}. ←→ or type a card (Q then H), then Enter; or click."
+                what = _("Your turn: no {suit}, play any card").format(suit=suit_word(lead))
+            prompt = _("{what}. ←→ or type a card (Q then H), then Enter; or click.").format(what=what)
         else:
-            prompt = f"{mover_name} to play."
+            prompt = _("{who} to play.").format(who=mover_name)
         if not obs.trick and obs.tricks:
             won = obs.tricks[-1].winner
-            prompt = f"{_who(won, me, n)} won trick {len(obs.tricks)}. " + prompt
+            said = _("{who} won trick {number}.").format(who=_who(won, me, n), number=len(obs.tricks))
+            prompt = f"{said} {prompt}"
         elif r.bidding == "mirror" and not obs.tricks:  # the first trick: say where the bids came from
-            prompt = f"Mirror: every bid is the spades held; yours is {bid_text(obs.bids[me])}. " + prompt
+            said = _("Mirror: every bid is the spades held; yours is {bid}.").format(
+                bid=bid_text(obs.bids[me])
+            )
+            prompt = f"{said} {prompt}"
     else:
         prompt = ""
     return TableView(
@@ -402,20 +458,24 @@ def bid_rule_note(obs: Observation, allowed: Sequence[int]) -> str:
     if r.bidding == "suicide":
         mate = obs.bids[(obs.seat + 2) % 4]
         if mate is None:
-            return f" Suicide: Nil or {low}+ (your partner must then bid the other)."
+            return " " + _("Suicide: Nil or {low}+ (your partner must then bid the other).").format(low=low)
         if 0 not in allowed:
-            return f" Suicide: your partner bid {bid_text(mate)}, so you bid {low} or more."
-        return f" Suicide: your partner bid {bid_text(mate)}, so you bid Nil."
+            return " " + _("Suicide: your partner bid {bid}, so you bid {low} or more.").format(
+                bid=bid_text(mate), low=low
+            )
+        return " " + _("Suicide: your partner bid {bid}, so you bid Nil.").format(bid=bid_text(mate))
     if r.bidding == "whiz":
         if not numbers:
-            return " Whiz: you hold no spades, so you bid Nil."
-        return f" Whiz: Nil or {numbers[0]}, the spades you hold."
+            return " " + _("Whiz: you hold no spades, so you bid Nil.")
+        return " " + _("Whiz: Nil or {n}, the spades you hold.").format(n=numbers[0])
     if r.team_min_bid and r.teams:
         mate = obs.bids[(obs.seat + 2) % 4]
         if mate is None:
-            return f" Your side must bid {r.team_min_bid} or more in all."
-        least = "Nil" if 0 in allowed else str(low)
-        return f" Your side must bid {r.team_min_bid} or more in all: you bid {least} or more."
+            return " " + _("Your side must bid {n} or more in all.").format(n=r.team_min_bid)
+        least = _("Nil") if 0 in allowed else str(low)
+        return " " + _("Your side must bid {n} or more in all: you bid {least} or more.").format(
+            n=r.team_min_bid, least=least
+        )
     return ""
 
 
@@ -443,10 +503,12 @@ def score_sheet(obs: Observation, names: Mapping[int, str]) -> ScoreSheet:
         else side_label(r, s, obs.seat, names)
         for s in order
     )
-    columns = ("Bid", "Won", "Pts", "Bags", "Total") if wide else ("B/W", "Pts", "Total")
+    columns = (
+        (_("Bid"), _("Won"), _("Pts"), _("Bags"), _("Total")) if wide else (_("B/W"), _("Pts"), _("Total"))
+    )
     rows = tuple(_sheet_row(i, s, r, wide, order) for i, s in enumerate(obs.scores, 1))
     return ScoreSheet(
-        title=f"Score sheet · {rules_name(r)} to {r.target}",
+        title=_("Score sheet · {rules} to {target}").format(rules=rules_name(r), target=r.target),
         sides=sides,
         columns=columns,
         rows=rows,
@@ -474,17 +536,19 @@ def _sheet_row(number: int, s: HandScore, r: Rules, wide: bool, order: Sequence[
 def describe_action(action: Action) -> str:
     """An action in the player's words, with card symbols: ``play Q♥``, ``bid Blind Nil``."""
     if isinstance(action, Play):
-        return f"play {card_label(action.card)}"
+        return _("play {card}").format(card=card_label(action.card))
     if isinstance(action, Bid):
-        return "bid Blind Nil" if action.blind else f"bid {'Nil' if action.tricks == 0 else action.tricks}"
+        if action.blind:
+            return _("bid Blind Nil")
+        return _("bid {bid}").format(bid=_("Nil") if action.tricks == 0 else action.tricks)
     if isinstance(action, Look):
-        return "look at your cards"
+        return _("look at your cards")
     if isinstance(action, PassCard):
-        return f"pass {card_label(action.card)}"
+        return _("pass {cards}").format(cards=card_label(action.card))
     if isinstance(action, PassCards):
-        return "pass " + " ".join(card_label(c) for c in action.cards)
+        return _("pass {cards}").format(cards=" ".join(card_label(c) for c in action.cards))
     if isinstance(action, Draw):
-        return "keep the card" if action.keep else "discard it and take the next"
+        return _("keep the card") if action.keep else _("discard it and take the next")
     return str(action)
 
 
@@ -510,12 +574,12 @@ def result_text(obs: Observation, names: Mapping[int, str]) -> str:
     """One line: who won, and the final score."""
     r = obs.rules
     if obs.winner is None:
-        return "The game is not finished."
+        return _("The game is not finished.")
     label = side_label(r, obs.winner, obs.seat, names)
-    score = " to ".join(str(obs.totals[s]) for s in sorted(range(r.sides), key=lambda s: -obs.totals[s]))
+    score = _(" to ").join(str(obs.totals[s]) for s in sorted(range(r.sides), key=lambda s: -obs.totals[s]))
     if r.teams:
         you_won = r.side_of(obs.seat) == obs.winner
-        head = "You and your partner win" if you_won else "Your opponents win"
+        head = _("You and your partner win") if you_won else _("Your opponents win")
     else:
-        head = "You win" if obs.winner == obs.seat else f"{label} wins"
-    return f"{head}, {score}."
+        head = _("You win") if obs.winner == obs.seat else _("{side} wins").format(side=label)
+    return _("{head}, {score}.").format(head=head, score=score)

@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from spades.i18n import _
 from spades.tui.view import CardView, Choice, SeatView, TableView, TrickShown, card_label, is_red
 
 FACE = "#f4f1e8"
@@ -48,7 +49,7 @@ class Canvas:
 
     def __init__(self, width: int, height: int, style: Style) -> None:
         self.width, self.height = width, height
-        self.lines = [Text(" " * width, style=style) for _ in range(height)]
+        self.lines = [Text(" " * width, style=style) for _row in range(height)]
 
     def put(self, x: int, y: int, text: Text | str, style: Style | None = None) -> None:
         if not 0 <= y < self.height:
@@ -209,7 +210,7 @@ class ChoiceBar(Widget):
         return out
 
     def choice_x(self, value: str) -> int:
-        for x, _, c in self.spans():
+        for x, _w, c in self.spans():
             if c.value == value:
                 return x + 1
         raise KeyError(value)
@@ -246,10 +247,11 @@ class SeatBox(Static):
         mark = "▶ " if seat.to_move else "  "
         name = Text(mark, style="bold #ffd54f")
         name.append(f"{seat.name}", style="bold #ffffff" if seat.to_move else "bold #e0e0e0")
-        who = f" ({seat.label})" if not seat.is_human else " (you)"
-        stats = Text(f"bid {seat.bid} · won {seat.won}", style="#c8e6c9")
-        side_stats = Text(f"bid {seat.bid}\nwon {seat.won}", style="#c8e6c9")
-        dealer = Text(" dealer", style="bold #ffcc80") if seat.dealer else Text("")
+        who = f" ({seat.label})" if not seat.is_human else " (" + _("you") + ")"
+        bid, won = _("bid {bid}").format(bid=seat.bid), _("won {n}").format(n=seat.won)
+        stats = Text(f"{bid} · {won}", style="#c8e6c9")
+        side_stats = Text(f"{bid}\n{won}", style="#c8e6c9")
+        dealer = Text(" " + _("dealer"), style="bold #ffcc80") if seat.dealer else Text("")
         if seat.position in ("left", "right"):
             body = Text("\n").join([name + dealer, Text(who.strip(), style="italic #a5d6a7"), side_stats])
         else:
@@ -290,14 +292,14 @@ class TrickArea(Widget):
         }
         caption = ""
         if v.phase == "draw":
-            canvas.put(cx - 3, cy - 1, Text(f"Stock {v.stock_left}", style=felt))
+            canvas.put(cx - 3, cy - 1, Text(_("Stock {n}").format(n=v.stock_left), style=felt))
             if v.stock_top is not None:
                 canvas.put(cx, cy + 1, chip(v.stock_top))
             else:
                 canvas.put(cx, cy + 1, Text("░░░░", style=Style(color=BACK_INK, bgcolor=BACK)))
-            caption = "Draw: keep the shown card, or take the next one"
+            caption = _("Draw: keep the shown card, or take the next one")
             if v.discarded:
-                seen = Text("You threw away: ", style=felt)
+                seen = Text(_("You threw away:") + " ", style=felt)
                 for card in v.discarded:
                     seen += Text(
                         card_label(card), style=felt + Style(color="#ffcdd2" if is_red(card) else "#ffffff")
@@ -306,7 +308,7 @@ class TrickArea(Widget):
                 canvas.put(max(0, (w - len(seen)) // 2), h - 2, seen)
         elif self.trick is not None:
             seat_pos = {s.seat: s.position for s in v.seats}
-            who = {s.seat: "you" if s.is_human else s.name[0] for s in v.seats}
+            who = {s.seat: _("you") if s.is_human else s.name[0] for s in v.seats}
             for i, (seat, card) in enumerate(self.trick.plays):
                 x, y = spots[seat_pos[seat]]
                 won = self.trick.winner == seat
@@ -317,17 +319,21 @@ class TrickArea(Widget):
                     canvas.put(x + 4, y, Text("◂", style=felt + Style(color="#ffe082")))
             if self.trick.winner is not None:
                 winner = next(s for s in v.seats if s.seat == self.trick.winner)
-                caption = f"Trick {self.trick.number}: {'you' if winner.is_human else winner.name} won it"
+                caption = _("Trick {number}: {who} won it").format(
+                    number=self.trick.number, who=_("you") if winner.is_human else winner.name
+                )
             else:
-                caption = f"Trick {self.trick.number} of {v.tricks_per_hand}"
+                caption = _("Trick {number} of {total}").format(
+                    number=self.trick.number, total=v.tricks_per_hand
+                )
         elif v.phase == "bid":
-            caption = "Bidding"
+            caption = _("Bidding")
         elif v.phase == "exchange":
-            caption = "Blind Nil exchange"
+            caption = _("Blind Nil exchange")
         elif v.phase == "play":
-            caption = f"Trick 1 of {v.tricks_per_hand}"
+            caption = _("Trick {number} of {total}").format(number=1, total=v.tricks_per_hand)
         if v.spades_broken and v.phase == "play":
-            caption += " · spades broken"
+            caption += " · " + _("spades broken")
         if caption:
             canvas.put(max(0, (w - len(caption)) // 2), h - 1, Text(caption, style=felt + Style(italic=True)))
         return canvas.text()

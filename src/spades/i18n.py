@@ -1,0 +1,134 @@
+"""The words a person reads, in his language: gettext catalogs (Babel) under ``spades/locale``.
+
+Code speaks in message ids (English sentences with ``{named}`` values) and calls ``_()`` or
+``ngettext()`` when the text is shown, never at import: the language is chosen once at start
+(``--lang``, then ``SPADES_LANG``, then the system locale, else English) and may be changed
+by :func:`set_language`. English needs no catalog: the ids are the English text.
+
+The ``.po`` files are the source. A compiled ``.mo`` beside one is used when it is at least as
+new; otherwise the ``.po`` is compiled in memory (Babel is a dependency), so a fresh clone, an
+editable install and a wheel all work without a build step.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import io
+import os
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+from spades.errors import SpadesError
+
+DOMAIN = "spades"
+LANGUAGES: tuple[str, ...] = ("en", "it", "sl", "fr")
+"""Languages with a catalog, English (the message ids) first."""
+LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "it": "Italiano", "sl": "Slovenščina", "fr": "Français"}
+"""Each language in its own words, for pickers."""
+DEFAULT = "en"
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+
+def catalog_path(lang: str, ext: str = "po") -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.{ext}"
+
+
+@cache
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The catalog of ``lang`` (English: the ids themselves), compiled from its ``.po`` when
+    no up-to-date ``.mo`` sits beside it."""
+    if lang == DEFAULT:
+        return _gettext.NullTranslations()
+    if lang not in LANGUAGES:
+        raise SpadesError(unknown_language(lang))
+    po, mo = catalog_path(lang), catalog_path(lang, "mo")
+    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as f:
+            return _gettext.GNUTranslations(f)
+    return _gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+
+
+def compile_po(po: Path) -> bytes:
+    """The ``.mo`` bytes of a ``.po`` file; fuzzy entries are left out, as ``pybabel compile``
+    does, so a doubtful translation shows the English text instead."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as f:
+        catalog = read_po(f, locale=po.parent.parent.name, domain=DOMAIN)
+    out = io.BytesIO()
+    write_mo(out, catalog, use_fuzzy=False)
+    return out.getvalue()
+
+
+def unknown_language(lang: str) -> str:
+    return f"unknown language {lang!r}: use one of {', '.join(LANGUAGES)}"
+
+
+def _from_locale(value: str) -> str | None:
+    """``it_IT.UTF-8`` -> ``it``; ``C``, ``POSIX`` and languages without a catalog -> ``None``."""
+    code = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    return code if code in LANGUAGES else None
+
+
+def choose_language(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: ``--lang`` first, then ``SPADES_LANG`` (both must name a catalog,
+    or this is a one-line error), then the system locale (``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``: the first one set decides; one we have no catalog for means English)."""
+    env = os.environ if environ is None else environ
+    for where, given in (("--lang", option), ("SPADES_LANG", env.get("SPADES_LANG"))):
+        if given:
+            lang = given.strip().lower().replace("-", "_")
+            if lang not in LANGUAGES:
+                raise SpadesError(f"{where}: {unknown_language(given)}")
+            return lang
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var)
+        if value:
+            return _from_locale(value) or DEFAULT
+    return DEFAULT
+
+
+_current: list[str] = [DEFAULT]
+"""The language in use (a one-item list: changed in place by ``set_language``)."""
+
+
+def set_language(lang: str) -> None:
+    """Speak ``lang`` from now on (a ``SpadesError`` naming the choices if there is no catalog)."""
+    translations(lang)  # fails first, leaving the language as it was
+    _current[0] = lang
+
+
+def language() -> str:
+    return _current[0]
+
+
+def _(message: str) -> str:
+    """``message`` in the current language (the id itself when the catalog lacks it)."""
+    return translations(_current[0]).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form for ``n`` of a message with plurals (Slovenian has four: 1, 2, 3-4, 5+)."""
+    return translations(_current[0]).ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Marks a constant for extraction, translated later where it is shown with ``_()``."""
+    return message
+
+
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "N_",
+    "_",
+    "choose_language",
+    "compile_po",
+    "language",
+    "ngettext",
+    "set_language",
+    "translations",
+]
