@@ -7,7 +7,9 @@ jitted function, so kernels inline-call it; from plain Python it runs as ordinar
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numba
@@ -26,6 +28,55 @@ def njit_inline(fn: F) -> F:
     than called: for the small helpers the search loops run at every node, where a call
     measured slower than the copy it replaced. (Called from plain Python it is a function.)"""
     return numba.njit(cache=True, error_model="numpy", inline="always")(fn)  # type: ignore[return-value,unused-ignore]
+
+
+KERNEL_FILES = ("_jit.py", "_kernel_common.py", "_dd_kernel.py", "_score_kernel.py", "playout.py")
+"""The sources of every cached kernel, in this directory. One kernel inlines others across
+these files, but numba's cache checks only the file a function is in: edit a helper here
+and the kernels that call it would load their old compiled copy. So the cache carries one
+stamp of all five files, and a different stamp drops the whole lot (``drop_stale_cache``)."""
+
+STAMP_NAME = "spades-kernels.stamp"
+
+
+def kernels_stamp(folder: Path | None = None) -> str:
+    """A hash of the kernel sources as they are now (missing files count as empty)."""
+    here = folder if folder is not None else Path(__file__).resolve().parent
+    h = hashlib.sha256(numba.__version__.encode())
+    for name in KERNEL_FILES:
+        path = here / name
+        h.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")
+    return h.hexdigest()
+
+
+def drop_stale_cache(cache_dir: Path, stamp: str, stems: Sequence[str]) -> bool:
+    """Delete the cached kernels of modules ``stems`` in ``cache_dir`` when its stamp is not
+    ``stamp`` (then write ``stamp``): they recompile on first use instead of running old
+    code. Runs at import, before any kernel loads; a cache it cannot touch is left alone
+    (numba then compiles in memory). Returns whether anything was dropped."""
+    mark = cache_dir / STAMP_NAME
+    try:
+        if mark.read_text(encoding="ascii").strip() == stamp:
+            return False
+    except (OSError, UnicodeDecodeError):
+        pass
+    dropped = False
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        for path in cache_dir.iterdir():
+            if path.suffix in (".nbi", ".nbc") and path.name.split(".", 1)[0] in stems:
+                path.unlink(missing_ok=True)
+                dropped = True
+        mark.write_text(stamp + "\n", encoding="ascii")
+    except OSError:
+        pass
+    return dropped
+
+
+def cache_dir_of(fn: Any) -> Path | None:
+    """Where numba keeps ``fn``'s compiled code (None if the dispatcher has no disk cache)."""
+    path = getattr(getattr(fn, "_cache", None), "_cache_path", None)
+    return Path(path) if isinstance(path, str) else None
 
 
 SUIT_FIELD = 0x1FFF
@@ -104,3 +155,12 @@ def trick_winner(c0: int, c1: int, c2: int, c3: int) -> int:
             best = c
             bi = i
     return bi
+
+
+def _drop_stale() -> None:
+    where = cache_dir_of(popcount)
+    if where is not None:
+        drop_stale_cache(where, kernels_stamp(), [n.removesuffix(".py") for n in KERNEL_FILES])
+
+
+_drop_stale()

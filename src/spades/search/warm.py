@@ -1,18 +1,43 @@
-"""Load (or, the first time on a machine, compile) every kernel before any decision is timed."""
+"""Compile every kernel ahead of play: ``spades warm`` (``python -m spades warm``).
+
+numba compiles a kernel the first time it is called and keeps the machine code on disk
+(``__pycache__`` beside the source, or ``NUMBA_CACHE_DIR``). The first compile of all of them
+takes one to two minutes; so ``scripts/ensure-venv`` runs this step right after an install
+and ``scripts/run`` before the server starts, and no player waits for it at the table. Later
+processes only load the code (about a second, ``warm_up``). A cache from other sources is
+dropped at import (``spades.search._jit``) and refilled here.
+"""
 
 from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from spades.rules import Rules
 from spades.scoring import SeatBid
 
+KERNEL_MODULES = (
+    "spades.search._jit",
+    "spades.search._kernel_common",
+    "spades.search._dd_kernel",
+    "spades.search._score_kernel",
+    "spades.search.playout",
+)
+"""Every module whose jitted functions are cached on disk."""
+
 
 def warm_up() -> None:
     """Run each kernel once on a tiny position; afterwards no call pays for compilation.
 
-    numba keeps the compiled code on disk, so only the very first run on a machine compiles
-    (tens of seconds); later processes just load it (about a second)."""
+    Each public entry point (``Solver``, ``ScoreSolver``, ``playout_batch``, ``playout_cards``)
+    passes its kernel the same argument types whatever the position, so one call each fills
+    the cache for every use: the expert, hints, ``spades solve`` and ``spades analyse``."""
     from spades.search.dd import Solver
     from spades.search.playout import playout_batch, playout_cards
     from spades.search.score import ScoreSolver, payoff_table
@@ -24,3 +49,70 @@ def warm_up() -> None:
     Solver(10).solve(hands, 0, (), False)
     table = payoff_table(Rules(), [SeatBid(1)] * 4)
     ScoreSolver(10).solve(hands, 0, table, (), False, (3, 3, 3, 2))
+
+
+def dispatchers() -> Iterator[tuple[str, Any]]:
+    """Every cached jitted function of the kernel modules, by ``module.name``; not those
+    inlined into their callers (``njit_inline``), which numba never compiles on their own."""
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+
+    for name in KERNEL_MODULES:
+        module = importlib.import_module(name)
+        for attr, value in sorted(vars(module).items()):
+            inlined = isinstance(value, Dispatcher) and value.targetoptions.get("inline", "never") != "never"
+            if isinstance(value, Dispatcher) and value.__module__ == name and not inlined:
+                yield f"{name.rsplit('.', 1)[1]}.{attr}", value
+
+
+def cache_dir() -> Path | None:
+    """The folder numba keeps the kernels' compiled code in (None: no disk cache)."""
+    from spades.search._jit import cache_dir_of, popcount
+
+    return cache_dir_of(popcount)
+
+
+def compiled_here() -> dict[str, int]:
+    """Kernels this process compiled rather than loaded from the cache, with how many
+    signatures each (empty after a full warm-up: every use loads)."""
+    return {
+        name: sum(d.stats.cache_misses.values())
+        for name, d in dispatchers()
+        if sum(d.stats.cache_misses.values())
+    }
+
+
+def missing_index(folder: Path) -> list[str]:
+    """Kernels with no index file in ``folder`` (numba's ``<module>.<name>-<line>.py*.nbi``)."""
+    present = {p.name.split("-", 1)[0] for p in folder.glob("*.nbi")}
+    return [name for name, _ in dispatchers() if name not in present]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Warm the kernels and say where and how long; exit 1 if the cache is left incomplete."""
+    parser = argparse.ArgumentParser(
+        prog="spades warm", description="Compile the search kernels now (once per install)."
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    args = parser.parse_args(argv)
+    t0 = time.perf_counter()
+    try:
+        warm_up()
+    except Exception as e:  # numba missing or broken: play still works with the other bots
+        print(f"spades warm: cannot compile the search kernels: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    seconds = time.perf_counter() - t0
+    folder = cache_dir()
+    compiled = compiled_here()
+    if folder is None:
+        print("spades warm: numba has no disk cache here; kernels compile in each process", file=sys.stderr)
+        return 1
+    missing = missing_index(folder)
+    if missing:
+        print(f"spades warm: no cache in {folder} for {', '.join(missing)}", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        what = f"compiled {len(compiled)} kernels" if compiled else "all kernels already compiled"
+        print(f"spades warm: {what} in {seconds:.1f} s (cache: {folder})")
+    return 0

@@ -1,0 +1,16 @@
+"""``spades warm``: compile the search kernels now, so no game waits for it (docs/expert.md)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("warm")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+def command(quiet: bool) -> None:
+    """Compile the expert's search kernels into numba's cache (once per install; a minute or two
+    the first time, about a second after)."""
+    from spades.search.warm import main
+
+    if main(["--quiet"] if quiet else []) != 0:
+        raise click.exceptions.Exit(1)  # main said why, on stderr
