@@ -16,6 +16,7 @@ from spades import Game, Rules, record
 from spades.cards import CardSet, card_text, parse_card
 from spades.cli import main
 from spades.errors import InvalidRecord
+from spades.report import describe
 from spades.state import seat_name
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -67,7 +68,7 @@ def test_record_md_example() -> None:
 def test_readable_replay_and_score_sheet(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, str(GOLDEN / "record_example.json"))
     assert (code, err) == (0, "")
-    assert "Bids: Ann 3, Bot (expert) nil, Cal 4, Bot (expert) blind_nil" in out
+    assert "Bids: Ann 3, Bot (expert) Nil, Cal 4, Bot (expert) Blind Nil" in out
     assert out.count("  Trick ") == 13
     sheet = [line for line in out.splitlines() if line.startswith("  hand") or line.startswith("     1")]
     assert sheet[1].split() == ["1", "+73", "(73,", "bags", "3)", "-97", "(-97,", "bags", "3)"]
@@ -381,3 +382,14 @@ def test_bad_arguments_are_usage_errors_without_traceback(
         code, out, err = run(capsys, *args)
         assert code == 1, args  # the README's promise: exit 1 and one line on stderr
         assert out == "" and "Traceback" not in err and err.startswith("spades: ") and err.count("\n") == 1
+
+
+def test_the_readable_replay_speaks_to_you_in_the_second_person() -> None:
+    game = record.load(GOLDEN / "blind_nil_exchange.json").game
+    text = describe(game, ["North", "You", "South", "West"], seat=1)  # East bid Blind Nil
+    mine = [line.strip() for line in text.splitlines() if line.strip().startswith("You ")]
+    assert mine and all(line.startswith("You pass ") for line in mine), mine
+    assert any(
+        line.strip().startswith("West passes ") and line.endswith(" to You") for line in text.splitlines()
+    )
+    assert "You Blind Nil" in text and "blind_nil" not in text

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from spades.cards import card_text
 from spades.legal import trick_winner
-from spades.observation import bid_value
 from spades.scoring import HandScore, SeatBid
 from spades.state import Exchange, Game, HandLog, Phase, Trick, seat_name
 
@@ -35,7 +34,7 @@ def score_sheet(game: Game, players: Sequence[str], scores: Sequence[HandScore])
 def _bids_line(game: Game, log: HandLog, players: Sequence[str]) -> str:
     parts = []
     for s, b in enumerate(log.bids):
-        parts.append(f"{players[s]} {bid_value(b) if b is not None else '-'}")
+        parts.append(f"{players[s]} {seat_bid_text(b)}")
     return "  Bids: " + ", ".join(parts)
 
 
@@ -102,22 +101,36 @@ def _draw_lines(game: Game, index: int, players: Sequence[str], seat: int | None
     for k, st in enumerate(steps, 1):
         who = players[st.seat]
         if seat is not None and st.seat != seat:
-            text = f"{who} draws (hidden)"
+            text = f"{who} {_verb(who, 'draws')} (hidden)"
         elif st.keep:
             gone = "the next card" if seat is not None else card_text(st.other)
-            text = f"{who} looks at {card_text(st.top)} and keeps it ({gone} goes out unseen)"
+            text = (
+                f"{who} {_verb(who, 'looks')} at {card_text(st.top)} and {_verb(who, 'keeps')} it "
+                f"({gone} goes out unseen)"
+            )
         else:
-            text = f"{who} looks at {card_text(st.top)} and throws it away, takes {card_text(st.other)}"
+            text = (
+                f"{who} {_verb(who, 'looks')} at {card_text(st.top)} and {_verb(who, 'throws')} it away, "
+                f"{_verb(who, 'takes')} {card_text(st.other)}"
+            )
         lines.append(f"  Draw {k:>2}: {text}")
     if len(steps) * 2 < 52:
         lines.append(f"  (draw in progress: {52 - len(steps) * 2} cards left in the stock)")
     return lines
 
 
+def _verb(who: str, third_person: str) -> str:
+    """``passes`` for a name, ``pass`` for "You" (the seat's own view of a replay)."""
+    if who != "You":
+        return third_person
+    return third_person[:-2] if third_person.endswith("sses") else third_person[:-1]
+
+
 def _pass_line(ex: Exchange, players: Sequence[str], seat: int | None) -> str:
+    who = players[ex.giver]
     if seat is not None and seat not in (ex.giver, ex.receiver):
-        return f"  {players[ex.giver]} passes {len(ex.cards)} cards to {players[ex.receiver]}"
-    return f"  {players[ex.giver]} passes {ex.cards} to {players[ex.receiver]}"
+        return f"  {who} {_verb(who, 'passes')} {len(ex.cards)} cards to {players[ex.receiver]}"
+    return f"  {who} {_verb(who, 'passes')} {ex.cards} to {players[ex.receiver]}"
 
 
 def describe(game: Game, players: Sequence[str], seat: int | None = None) -> str:
@@ -158,8 +171,12 @@ def describe(game: Game, players: Sequence[str], seat: int | None = None) -> str
 
 
 def seat_bid_text(bid: SeatBid | None) -> str:
-    v = bid_value(bid)
-    return "-" if v is None else str(v)
+    """A bid as people read it: ``3``, ``Nil``, ``Blind Nil`` (records write ``nil``)."""
+    if bid is None:
+        return "-"
+    if bid.blind:
+        return "Blind Nil"
+    return "Nil" if bid.is_nil else str(bid.tricks)
 
 
 __all__ = ["DrawStep", "describe", "draw_steps", "score_sheet", "seat_name", "side_name", "tricks_of"]
