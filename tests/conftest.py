@@ -10,6 +10,8 @@ import pytest
 
 from spades._native import describe_engine, stale_message
 
+os.environ["SPADES_LANG"] = "en"  # the tests read English whatever the machine's locale (spades.i18n)
+
 CI_SKIPS_ALLOWED = {
     "root may write anywhere": "a file-permission refusal cannot be seen as root, and CI may run as root",
     "POSIX file modes": "file modes exist only on POSIX; CI is Linux, so this never skips there",

@@ -236,7 +236,8 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         r = self.rules
         house = house_rules_help(r)
-        rules = _(HELP_RULES_ANY_LEAD if r.spades_lead == "any" else HELP_RULES)
+        text = HELP_RULES_ANY_LEAD if r.spades_lead == "any" else HELP_RULES
+        rules = _(text)
         if house:
             rules += "\n[b]" + _("House rules") + "[/b]\n" + "\n".join(f"• {line}" for line in house)
         keys = _(HELP_KEYS).replace("0-13", f"0-{deck_of(r).max_bid}")

@@ -413,7 +413,10 @@ def build_view(obs: Observation, legal: Sequence[Action], names: Mapping[int, st
             prompt = _("{who} to play.").format(who=mover_name)
         if not obs.trick and obs.tricks:
             won = obs.tricks[-1].winner
-            said = _("{who} won trick {number}.").format(who=_who(won, me, n), number=len(obs.tricks))
+            if won == me:
+                said = _("You won trick {number}.").format(number=len(obs.tricks))
+            else:
+                said = _("{who} won trick {number}.").format(who=_who(won, me, n), number=len(obs.tricks))
             prompt = f"{said} {prompt}"
         elif r.bidding == "mirror" and not obs.tricks:  # the first trick: say where the bids came from
             said = _("Mirror: every bid is the spades held; yours is {bid}.").format(

@@ -319,9 +319,12 @@ class TrickArea(Widget):
                     canvas.put(x + 4, y, Text("◂", style=felt + Style(color="#ffe082")))
             if self.trick.winner is not None:
                 winner = next(s for s in v.seats if s.seat == self.trick.winner)
-                caption = _("Trick {number}: {who} won it").format(
-                    number=self.trick.number, who=_("you") if winner.is_human else winner.name
-                )
+                if winner.is_human:
+                    caption = _("Trick {number}: you won it").format(number=self.trick.number)
+                else:
+                    caption = _("Trick {number}: {who} won it").format(
+                        number=self.trick.number, who=winner.name
+                    )
             else:
                 caption = _("Trick {number} of {total}").format(
                     number=self.trick.number, total=v.tricks_per_hand
