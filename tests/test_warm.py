@@ -57,6 +57,20 @@ def test_warm_leaves_an_index_file_for_every_kernel(warmed: Path) -> None:
     present = {p.name.split("-", 1)[0] for p in warmed.glob("*.nbi")}
     assert [n for n in names if n not in present] == []
     assert (warmed / "spades-kernels.stamp").is_file()
+    if "NUMBA_CACHE_DIR" not in os.environ:  # beside the sources the package runs from
+        import spades.search
+
+        assert warmed == Path(spades.search.__file__).resolve().parent / "__pycache__"
+
+
+def test_missing_index_names_the_kernels_without_a_cache_entry(tmp_path: Path) -> None:
+    from spades.search.warm import dispatchers, missing_index
+
+    names = [n for n, _ in dispatchers()]
+    assert missing_index(tmp_path) == names
+    for n in names[1:]:
+        (tmp_path / f"{n}-12.py311.nbi").touch()
+    assert missing_index(tmp_path) == names[:1]
 
 
 def test_after_warm_the_expert_hints_solve_and_analyse_compile_nothing(warmed: Path) -> None:
