@@ -9,6 +9,7 @@ import re
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_file
@@ -28,7 +29,7 @@ from spades.tui.view import build_view, score_sheet, status_line
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "spades"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 
@@ -49,18 +50,23 @@ def _sources() -> list[Path]:
     return out
 
 
-def _ids_in_source() -> set[str | tuple[str, str]]:
-    ids: set[str | tuple[str, str]] = set()
+Key = tuple[str | None, str | tuple[str, str]]
+"""A message as the catalogs key it: its context (``pgettext``) and its id (two for plurals)."""
+
+
+def _ids_in_source() -> set[Key]:
+    ids: set[Key] = set()
     for path in _sources():
-        for _line, message, _comments, _context in extract_from_file("python", str(path), keywords=KEYWORDS):  # type: ignore[arg-type]
-            ids.add(message if isinstance(message, str) else (message[0], message[1]))
+        found = extract_from_file("python", str(path), keywords=KEYWORDS)  # type: ignore[arg-type]
+        for _line, message, _comments, context in found:
+            ids.add((context, message if isinstance(message, str) else (message[0], message[1])))
     return ids
 
 
-def _catalog(lang: str) -> dict[str | tuple[str, str], object]:
+def _catalog(lang: str) -> dict[Key, Any]:
     with i18n.catalog_path(lang).open("rb") as f:
         cat = read_po(f, locale=lang)
-    return {m.id: m for m in cat if m.id}
+    return {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)): m for m in cat if m.id}
 
 
 def test_babel_cfg_covers_the_terminal_game() -> None:
@@ -71,9 +77,10 @@ def test_babel_cfg_covers_the_terminal_game() -> None:
 def test_the_template_holds_every_message_of_the_source() -> None:
     """A string wrapped in ``_()`` but not extracted (``pybabel extract`` forgotten) fails here."""
     with (SRC / "locale" / "spades.pot").open("rb") as f:
-        template = {m.id for m in read_po(f) if m.id}
-    wanted = {m if isinstance(m, str) else tuple(m) for m in _ids_in_source()}
+        template = {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in read_po(f) if m.id}
+    wanted = _ids_in_source()
     assert wanted - template == set(), "run the pybabel extract of docs/languages.md"
+    assert ("seat", "bid {bid}") in wanted and (None, "bid {bid}") in wanted
     assert len(wanted) > 150
 
 
@@ -82,9 +89,9 @@ def test_each_catalog_is_complete_and_not_fuzzy(lang: str) -> None:
     catalog = _catalog(lang)
     missing = [m for m in _ids_in_source() if m not in catalog]
     assert not missing, f"{lang}: not in the catalog (pybabel update): {missing[:5]}"
-    for mid, message in catalog.items():
-        assert "fuzzy" not in message.flags, f"{lang}: fuzzy: {mid!r}"  # type: ignore[attr-defined]
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)  # type: ignore[attr-defined]
+    for (_context, mid), message in catalog.items():
+        assert "fuzzy" not in message.flags, f"{lang}: fuzzy: {mid!r}"
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
         assert all(strings), f"{lang}: untranslated: {mid!r}"
         ids = mid if isinstance(mid, tuple) else (mid,)
         fields = set(re.findall(r"\{\w*\}", ids[-1]))
@@ -106,7 +113,7 @@ def test_plural_forms_headers(lang: str, plurals: str) -> None:
     text = i18n.catalog_path(lang).read_text(encoding="utf-8")
     assert f'"Plural-Forms: {plurals}\\n"' in text
     n = int(plurals.split(";")[0].split("=")[1])
-    assert all(len(m.string) == n for m in _catalog(lang).values() if isinstance(m.id, tuple))  # type: ignore[attr-defined]
+    assert all(len(m.string) == n for m in _catalog(lang).values() if isinstance(m.id, tuple))
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

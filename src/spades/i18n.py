@@ -114,6 +114,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(_current[0]).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` where the same English says two things: ``pgettext("seat", "bid {bid}")`` is
+    the noun beside a seat's name, ``_("bid {bid}")`` the action (Slovenian: napoved / napovej)."""
+    return translations(_current[0]).pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Marks a constant for extraction, translated later where it is shown with ``_()``."""
     return message
@@ -129,6 +135,7 @@ __all__ = [
     "compile_po",
     "language",
     "ngettext",
+    "pgettext",
     "set_language",
     "translations",
 ]

@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from spades.i18n import _
+from spades.i18n import _, pgettext
 from spades.tui.view import CardView, Choice, SeatView, TableView, TrickShown, card_label, is_red
 
 FACE = "#f4f1e8"
@@ -248,7 +248,8 @@ class SeatBox(Static):
         name = Text(mark, style="bold #ffd54f")
         name.append(f"{seat.name}", style="bold #ffffff" if seat.to_move else "bold #e0e0e0")
         who = f" ({seat.label})" if not seat.is_human else " (" + _("you") + ")"
-        bid, won = _("bid {bid}").format(bid=seat.bid), _("won {n}").format(n=seat.won)
+        bid = pgettext("seat", "bid {bid}").format(bid=seat.bid)
+        won = pgettext("seat", "won {n}").format(n=seat.won)
         stats = Text(f"{bid} · {won}", style="#c8e6c9")
         side_stats = Text(f"{bid}\n{won}", style="#c8e6c9")
         dealer = Text(" " + _("dealer"), style="bold #ffcc80") if seat.dealer else Text("")
