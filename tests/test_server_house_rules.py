@@ -143,6 +143,7 @@ def play_one_hand(client: TestClient, spec: Any, players: int, *, with_states: b
     offered: list[Any] = []
     seen: list[dict[str, Any]] = []
     last: dict[str, Any] = {}
+    acted_on: tuple[Any, ...] | None = None
     with client.websocket_connect(f"/ws/{tid}") as ws:
         ws.send_json({"type": "hello", "token": token})
         for st in _states(ws):
@@ -151,8 +152,16 @@ def play_one_hand(client: TestClient, spec: Any, players: int, *, with_states: b
                 break
             last = st
             seen.append(st)
+            # A state sent before our last action reached the table still offers that action:
+            # act only once our own part of the view (looked, bid, hand) has moved since.
+            obs = st["obs"]
+            mine = (obs["looked"], obs["bids"][0], tuple(obs["hand"] or ()))
+            if mine == acted_on:
+                continue
             can = st["can"]
             offered.append(can)
+            if any(can[k] for k in ("look", "bids", "pass", "cards")):
+                acted_on = mine
             if can["look"]:
                 ws.send_json({"type": "look"})
             elif can["bids"]:
