@@ -17,10 +17,18 @@ def require_terminal() -> None:
     """The game takes the whole screen and reads keys: without a terminal on both ends it would
     wait forever for keys that never come (``spades play < file``, or in a pipe), so refuse."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        which = "input" if not sys.stdin.isatty() else "output"
+        if not sys.stdin.isatty():
+            raise SpadesError(
+                _(
+                    "play needs a terminal (its input is not one): run it in a terminal window; "
+                    "for games without one, see 'spades match' or 'spades serve'"
+                )
+            )
         raise SpadesError(
-            f"play needs a terminal (its {which} is not one): run it in a terminal window; "
-            "for games without one, see 'spades match' or 'spades serve'"
+            _(
+                "play needs a terminal (its output is not one): run it in a terminal window; "
+                "for games without one, see 'spades match' or 'spades serve'"
+            )
         )
 
 
@@ -84,7 +92,11 @@ def command(
             if v is not None
         ]
         if given:
-            raise SpadesError(f"--resume: {', '.join(given)} come from the saved game; leave them out")
+            raise SpadesError(
+                _("--resume: {options} come from the saved game; leave them out").format(
+                    options=", ".join(given)
+                )
+            )
         from spades.tui.session import resume
 
         config, game = resume(resume_path, delay_ms=delay_ms, record_path=record_path, bots=bots)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from spades.bots import Bot, make_bot, parse_spec
 from spades.errors import SpadesError
+from spades.i18n import _
 from spades.rules import Rules
 from spades.rulestext import parse_rules_text
 from spades.state import seat_name
@@ -52,7 +53,11 @@ def parse_seat(text: str | None, players: int) -> int:
     for s, name in enumerate(names):
         if t in (name, name[0]):
             return s
-    raise SpadesError(f"--seat: {text!r} is not a seat ({', '.join(names)} or 0..{players - 1})")
+    raise SpadesError(
+        _("--seat: {text} is not a seat ({names} or 0..{last})").format(
+            text=repr(text), names=", ".join(names), last=players - 1
+        )
+    )
 
 
 def split_bot_specs(text: str) -> list[str]:
@@ -77,10 +82,11 @@ def assign_bots(text: str | None, players: int, human: int) -> dict[int, str]:
     if len(specs) == 1:
         specs = specs * len(others)
     if len(specs) != len(others):
-        want = (
-            "1 bot spec" if len(others) == 1 else f"1 or {len(others)} bot specs (clockwise from your left)"
-        )
-        raise SpadesError(f"--bots: give {want}, not {len(specs)}")
+        if len(others) == 1:
+            message = _("--bots: give 1 bot spec, not {given}")
+        else:
+            message = _("--bots: give 1 or {n} bot specs (clockwise from your left), not {given}")
+        raise SpadesError(message.format(n=len(others), given=len(specs)))
     return dict(zip(others, specs, strict=True))
 
 
@@ -101,11 +107,12 @@ def resolve_bots(specs: dict[int, str], players: int) -> tuple[dict[int, str], t
     out: dict[int, str] = {}
     notes: list[str] = []
     for seat, spec in specs.items():
-        name, _ = parse_spec(spec)
+        name, _settings = parse_spec(spec)
         if name == "expert" and not bot_available(name):
             notes.append(
-                f"The expert bot is not available in this build: {seat_name(seat, players)} "
-                f"plays {DEFAULT_BOT} instead."
+                _("The expert bot is not available in this build: {seat} plays {bot} instead.").format(
+                    seat=_(seat_name(seat, players)), bot=DEFAULT_BOT
+                )
             )
             spec = DEFAULT_BOT
         out[seat] = spec
@@ -153,7 +160,7 @@ def make_config(
     human = parse_seat(seat, r.players)
     specs, notes = resolve_bots(assign_bots(bots, r.players, human), r.players)
     if delay_ms < 0:
-        raise SpadesError(f"--delay-ms: {delay_ms} is negative")
+        raise SpadesError(_("--delay-ms: {ms} is negative").format(ms=delay_ms))
     if seed is None:
         seed = secrets.randbelow(2**31)
     path = Path(record).expanduser() if record is not None else default_record_path(seed)

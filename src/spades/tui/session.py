@@ -224,7 +224,11 @@ def _human_seat(players: tuple[str, ...], extra: dict[str, object], path: Path) 
         if not ((m := _BOT_NAME.match(name)) and m["seat"] == seat_name(s, n))
     ]
     if len(people) != 1:
-        raise SpadesError(f"--resume: {path} does not say which seat is yours (not a game of 'spades play'?)")
+        raise SpadesError(
+            _("--resume: {path} does not say which seat is yours (not a game of 'spades play'?)").format(
+                path=path
+            )
+        )
     return people[0]
 
 
@@ -277,7 +281,9 @@ def resume(
         raise SpadesError(f"--resume: {e}") from None
     game = saved.game
     if game.is_over:
-        raise SpadesError(f"--resume: the game in {p} is over; watch it with: spades replay {p}")
+        raise SpadesError(
+            _("--resume: the game in {path} is over; watch it with: spades replay {path}").format(path=p)
+        )
     n = game.n
     human = _human_seat(saved.players, saved.extra, p)
     seed = saved.extra.get("seed")
