@@ -237,3 +237,30 @@ def test_every_language_fits_the_80_column_screen(lang: str, speak: None) -> Non
         lines += re.sub(r"\[/?b\]", "", _(text)).splitlines()
     too_long = [line for line in lines if len(line) > 76]
     assert not too_long, too_long
+
+
+# ---------------------------------------------------------------------- the web page's catalog
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_json_catalog_for_the_web_agrees_with_gettext(lang: str) -> None:
+    """The browser gets the same words and the same plural rule as the terminal: each message
+    and each plural form for 0..200, with the header's expression read as C (as JavaScript does)."""
+    import gettext
+    import json
+
+    body = json.loads(i18n.catalog_json(lang))
+    assert body["lang"] == lang
+    messages = body["messages"]
+    translations = i18n.translations(lang) if lang != "en" else None
+    if translations is not None:
+        assert messages["Look at my cards"] == translations.gettext("Look at my cards")
+        assert messages["seat\x04bid {bid}"] == translations.pgettext("seat", "bid {bid}")
+    forms = messages["{n} card left."]
+    assert len(forms) == body["nplurals"]
+    plural = gettext.c2py(body["plural"])  # type: ignore[attr-defined]
+    for n in range(201):
+        expected = (translations or gettext.NullTranslations()).ngettext(
+            "{n} card left.", "{n} cards left.", n
+        )
+        assert forms[plural(n)] == expected, (lang, n)
+    with pytest.raises(SpadesError, match="unknown language 'xx'"):
+        i18n.catalog_json("xx")

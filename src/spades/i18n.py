@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
+import json
 import os
 from collections.abc import Mapping
 from functools import cache
@@ -60,6 +61,41 @@ def compile_po(po: Path) -> bytes:
     out = io.BytesIO()
     write_mo(out, catalog, use_fuzzy=False)
     return out.getvalue()
+
+
+@cache
+def catalog_json(lang: str) -> str:
+    """A catalog for a browser, from the same ``.po`` as the terminal's (the web page's words
+    belong in it too): ``{"lang", "nplurals", "plural", "messages"}``. ``plural`` is the C
+    expression of the ``Plural-Forms`` header (``n%100==1 ? 0 : ...``), which JavaScript reads
+    as is; ``messages`` maps each id to its text, or to its list of plural forms under the
+    singular id; an id with a context is keyed ``context + "\x04" + id``, as gettext does.
+    Empty and fuzzy entries are left out (the page then shows the English id)."""
+    if lang not in LANGUAGES:
+        raise SpadesError(unknown_language(lang))
+    from babel.messages.pofile import read_po
+
+    with catalog_path(lang).open("rb") as f:
+        catalog = read_po(f, locale=lang, domain=DOMAIN)
+    messages: dict[str, str | list[str]] = {}
+    for m in catalog:
+        if not m.id or m.fuzzy:
+            continue
+        key = m.id[0] if isinstance(m.id, tuple | list) else m.id
+        if m.context:
+            key = f"{m.context}\x04{key}"
+        if isinstance(m.string, tuple | list):
+            if all(m.string):
+                messages[key] = list(m.string)
+        elif m.string:
+            messages[key] = m.string
+    body = {
+        "lang": lang,
+        "nplurals": catalog.num_plurals,
+        "plural": catalog.plural_expr,
+        "messages": messages,
+    }
+    return json.dumps(body, ensure_ascii=False, sort_keys=True)
 
 
 def unknown_language(lang: str) -> str:
@@ -131,6 +167,7 @@ __all__ = [
     "LANGUAGE_NAMES",
     "N_",
     "_",
+    "catalog_json",
     "choose_language",
     "compile_po",
     "language",
