@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 let view = null;
 let hand = 0;
 let step = 0; // tricks shown complete
+let loads = 0; // which record is shown: an older record's late browser check is dropped
 
 async function load(record) {
   $("error").textContent = "";
@@ -20,7 +21,10 @@ async function load(record) {
   step = 0;
   $("viewer").hidden = false;
   draw();
-  checkProofsInBrowser(record);
+  // The proofs are the whole game's, so they are drawn once, not at every step (a step
+  // used to wipe the browser's own check).
+  drawProofs();
+  checkProofsInBrowser(record, ++loads);
 }
 
 // South (or the first seat with two or three players) at the bottom, the next seat
@@ -33,6 +37,18 @@ function pos(seat) {
 }
 const trumps = () => new Set((view.deck && view.deck.trumps) || []);
 const card = (c) => cardSVG(c, trumps().has(c));
+
+// A seat's cards as a grid of overlapping cards in balanced rows, so no card sits alone on
+// a row: the top and bottom seats in one row, the side seats at most 7 cards a row. Each
+// column is at most a card's visible strip wide and shrinks to fit the seat.
+function handGrid(cards, side) {
+  const grid = h("div", { class: "cards" });
+  cards.forEach((c) => grid.appendChild(card(c)));
+  const rows = side ? Math.ceil(cards.length / 7) : 1;
+  const cols = Math.max(1, Math.ceil(cards.length / Math.max(1, rows)));
+  grid.style.gridTemplateColumns = cols > 1 ? `repeat(${cols - 1}, minmax(0, var(--rc-step))) var(--rc-w)` : "var(--rc-w)";
+  return grid;
+}
 
 function draw() {
   const H = view.hands[hand];
@@ -53,9 +69,8 @@ function draw() {
     const won = tricks.slice(0, step).filter((t) => t.winner === s).length;
     box.appendChild(h("div", { class: "who" }, h("span", { class: "name" }, view.players[s]), H.dealer === s ? h("span", { class: "chip" }, "D") : null));
     box.appendChild(h("div", { class: "meta" }, h("span", {}, seatLabel(s, n)), h("span", {}, `bid ${bidText(H.bids[s])}`), h("span", {}, `won ${won}`)));
-    const cards = h("div", { class: "cards" });
-    sortHand([...hands[s]], view.deck && view.deck.order).forEach((c) => cards.appendChild(card(c)));
-    box.appendChild(h("div", { class: "rhand" }, cards));
+    const side = pos(s) === 1 || pos(s) === 3;
+    box.appendChild(h("div", { class: "rhand" }, handGrid(sortHand([...hands[s]], view.deck && view.deck.order), side)));
   }
   const centre = clear($("rcentre"));
   const t = step > 0 ? tricks[step - 1] : null;
@@ -76,6 +91,9 @@ function draw() {
     info.appendChild(h("p", {}, `Hand points: ${H.score.points.join(" / ")} · bags ${H.score.bags.join(" / ")} · totals ${H.score.totals.join(" / ")}`));
   }
   if (view.winner !== null && hand === view.hands.length - 1) info.appendChild(h("p", { class: "result" }, `Final: ${view.totals.join(" to ")}`));
+}
+
+function drawProofs() {
   const pr = clear($("rproofs"));
   pr.appendChild(h("h2", {}, "Shuffle proofs"));
   if (view.proof_error) pr.appendChild(h("p", { class: "fail" }, view.proof_error));
@@ -84,7 +102,7 @@ function draw() {
   pr.appendChild(h("p", { id: "browser-check", class: "note" }));
 }
 
-async function checkProofsInBrowser(record) {
+async function checkProofsInBrowser(record, load) {
   // A second, independent check of the hashes, done here in the browser.
   let data = record;
   try { if (typeof data === "string") data = JSON.parse(data); } catch { return; }
@@ -97,17 +115,27 @@ async function checkProofsInBrowser(record) {
     if (hex === p.commit) good++;
   }
   const line = $("browser-check");
-  if (line && proofs.length) line.textContent = `Checked in your browser too: ${good} of ${proofs.length} hashes match.`;
+  if (line && proofs.length && load === loads) line.textContent = `Checked in your browser too: ${good} of ${proofs.length} hashes match.`;
 }
 
-$("prev").addEventListener("click", () => { step--; draw(); });
-$("next").addEventListener("click", () => { step++; draw(); });
+// One trick back or on; before trick 0 is the previous hand's last trick, after the last
+// trick the next hand's start.
+function move(delta) {
+  const last = view.hands.length - 1;
+  const tricks = view.hands[hand] ? view.hands[hand].tricks.length : 0;
+  if (delta < 0 && step <= 0 && hand > 0) { hand--; step = view.hands[hand].tricks.length; }
+  else if (delta > 0 && step >= tricks && hand < last) { hand++; step = 0; }
+  else step += delta;
+  draw();
+}
+$("prev").addEventListener("click", () => move(-1));
+$("next").addEventListener("click", () => move(1));
 $("prev-hand").addEventListener("click", () => { hand = Math.max(0, hand - 1); step = 0; draw(); });
 $("next-hand").addEventListener("click", () => { hand = Math.min(view.hands.length - 1, hand + 1); step = 0; draw(); });
 document.addEventListener("keydown", (e) => {
   if (!view) return;
-  if (e.key === "ArrowRight") { step++; draw(); }
-  if (e.key === "ArrowLeft") { step--; draw(); }
+  if (e.key === "ArrowRight") move(1);
+  if (e.key === "ArrowLeft") move(-1);
 });
 $("file").addEventListener("change", async () => {
   const f = $("file").files[0];
