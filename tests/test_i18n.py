@@ -264,3 +264,18 @@ def test_the_json_catalog_for_the_web_agrees_with_gettext(lang: str) -> None:
         assert forms[plural(n)] == expected, (lang, n)
     with pytest.raises(SpadesError, match="unknown language 'xx'"):
         i18n.catalog_json("xx")
+
+
+def test_the_server_serves_each_catalog(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from spades.server.app import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'i18n.db'}")) as client:
+        for lang in LANGUAGES:
+            got = client.get(f"/api/i18n/{lang}")
+            assert got.status_code == 200 and got.json()["lang"] == lang
+        assert client.get("/api/i18n/sl").json()["messages"]["Look at my cards"] == "Poglej karte"
+        bad = client.get("/api/i18n/de")
+        assert bad.status_code == 404 and "en, it, sl, fr" in bad.text

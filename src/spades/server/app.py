@@ -205,6 +205,16 @@ def create_app(
             "bots": ["random", "heuristic", *(["expert"] if manager.hint_level == "expert" else [])],
         }
 
+    @app.get("/api/i18n/{lang}")
+    async def words(lang: str) -> Response:
+        """A language's catalog for the page (``spades.i18n.catalog_json``: the same ``.po``
+        files as the terminal's); an unknown language is a 404 naming the ones there are."""
+        from spades.i18n import LANGUAGES, catalog_json
+
+        if lang not in LANGUAGES:
+            raise HTTPException(404, f"unknown language {lang!r}: use one of {', '.join(LANGUAGES)}")
+        return Response(catalog_json(lang), media_type="application/json; charset=utf-8")
+
     @app.get("/api/rules")
     async def rules_catalog() -> dict[str, Any]:
         """The presets and every rule option with its allowed values, straight from
