@@ -9,11 +9,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pageserver import ARTIFACTS, Server
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 DESKTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 740}
 BOT = {"bot": "heuristic"}
 
 
@@ -127,8 +129,9 @@ def rows_per_seat(page: Any) -> list[list[int] | None]:
     return rows
 
 
-def test_phone_shows_the_side_hands_compactly(server: Server, browser: Any) -> None:
-    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
+def test_phone_shows_the_side_hands_compactly(server: Server, browser: Any, viewport: dict[str, int]) -> None:
+    ctx = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
     page = ctx.new_page()
     errors = watch_errors(page)
     open_record(page, server, golden("standard_full"))
@@ -142,9 +145,14 @@ def test_phone_shows_the_side_hands_compactly(server: Server, browser: Any) -> N
         height = page.evaluate("document.documentElement.scrollHeight")
         assert height < 1000, f"the replay is {height} px tall on a phone at trick {step}"
         width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= PHONE["width"], f"the replay is {width} px wide on a phone"
+        assert width <= viewport["width"], f"the replay is {width} px wide on a phone"
         if step == 0:
-            page.screenshot(path=str(ARTIFACTS / "replay_phone.png"), full_page=True)
+            page.screenshot(path=str(ARTIFACTS / f"replay_phone_{viewport['width']}.png"), full_page=True)
+            heights = page.evaluate(
+                "[...document.querySelectorAll('#viewer > .row button')]"
+                ".map(b => b.getBoundingClientRect().height)"
+            )
+            assert len(heights) == 4 and min(heights) >= 44, f"the step buttons are {heights} px tall"
         for _ in range(3):
             page.click("#next")
     assert errors == []
