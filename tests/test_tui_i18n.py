@@ -59,6 +59,7 @@ FIRST_BID = {
 }
 
 
+FOOTER = {"it": "Suggerimento", "sl": "Namig"}
 HELP_WORDS = {"it": "questo aiuto", "sl": "ta pomoč"}
 
 
@@ -81,6 +82,7 @@ async def test_the_first_bid_in_another_language(
         missing = [w for w in words if w not in text]
         assert not missing, f"{lang}: {missing} not on screen:\n{text}"
         assert english not in text
+        assert FOOTER[lang] in text  # the app was imported in English: its footer speaks anyway
         assert all(len(line) <= 80 for line in text.splitlines())
         await pilot.press("4", "enter")
         await until(pilot, lambda: app.session.observation().bids[app.session.human] is not None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import threading
 from collections.abc import Callable
 from typing import ClassVar, TypeVar
@@ -17,6 +18,7 @@ from typing import ClassVar, TypeVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -91,18 +93,28 @@ async def in_daemon_thread(work: Callable[[], T]) -> T:
     return await done
 
 
+def speak_bindings(node: DOMNode) -> None:
+    """The footer's labels in the language in use when ``node`` is made: the class lists hold
+    the English ids (they are built at import, before ``spades play`` chooses the language)."""
+    table = node._bindings.key_to_bindings
+    for key, bindings in table.items():  # new lists: the class's own map is left as it was
+        table[key] = [
+            dataclasses.replace(b, description=_(b.description)) if b.description else b for b in bindings
+        ]
+
+
 def _input_bindings() -> list[BindingType]:
-    # Labels of the footer, in the language chosen before this module is imported (``spades play``).
-    shown = {"l": _("Look"), "b": _("Blind Nil"), "h": _("Hint"), "p": _("Last trick"), "s": _("Scores")}
+    # Footer labels: English ids, translated when a screen is made (``speak_bindings``).
+    shown = {"l": N_("Look"), "b": N_("Blind Nil"), "h": N_("Hint"), "p": N_("Last trick"), "s": N_("Scores")}
     out: list[BindingType] = [
-        Binding("left", "move(-1)", _("Move"), key_display="←→"),
-        Binding("right", "move(1)", _("Move"), show=False),
+        Binding("left", "move(-1)", N_("Move"), key_display="←→"),
+        Binding("right", "move(1)", N_("Move"), show=False),
         Binding("up", "move(1)", show=False),
         Binding("down", "move(-1)", show=False),
         Binding("enter", "confirm", "OK", key_display="⏎"),
-        Binding("space", "pick", _("Pick"), show=False),
+        Binding("space", "pick", N_("Pick"), show=False),
         Binding("escape", "cancel", show=False),
-        Binding("question_mark,f1", "help", _("Help"), key_display="?"),
+        Binding("question_mark,f1", "help", N_("Help"), key_display="?"),
     ]
     for ch in _TYPED:
         out.append(Binding(ch, f"input('{ch}')", shown.get(ch, ""), show=ch in shown))
@@ -136,6 +148,7 @@ class GameScreen(Screen[None]):
 
     def __init__(self, session: Session, delay_ms: int) -> None:
         super().__init__()
+        speak_bindings(self)
         self.session = session
         self.delay = delay_ms / 1000
         n = session.players
@@ -660,7 +673,7 @@ class SpadesApp(App[None]):
 
     TITLE = "Spades"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "ask_quit", _("Quit"), key_display="^q", priority=True),
+        Binding("ctrl+q", "ask_quit", N_("Quit"), key_display="^q", priority=True),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
     ENABLE_COMMAND_PALETTE = False
@@ -668,6 +681,7 @@ class SpadesApp(App[None]):
 
     def __init__(self, config: PlayConfig, session: Session | None = None) -> None:
         super().__init__()
+        speak_bindings(self)
         self.config = config
         self.session = session or Session(config)
 
