@@ -322,11 +322,16 @@ class ComputePool(Compute):
     async def replay(self, body: bytes, *, timeout: float = REPLAY_TIMEOUT_S) -> dict[str, Any]:
         if len(body) > MAX_RECORD_BYTES:  # refused here rather than copied to a worker
             raise SpadesError(f"the record is over {MAX_RECORD_BYTES} bytes")
+        not_after = time.time() + timeout
         view, error = await self._run(
-            "replay", timeout, _replay, bytes(body), self.replay_budget_s, time.time() + timeout
+            "replay", timeout, _replay, bytes(body), self.replay_budget_s, not_after
         )
         if view is None:
             raise SpadesError(error)
+        if view.get("error") and time.time() >= not_after:
+            # The worker stopped at our deadline as the timer fired: the caller's timeout, not
+            # the record's budget, is what ran out.
+            raise SpadesError(f"replay: no answer within {timeout:g} s")
         return view
 
     async def replay_json(self, body: bytes, *, timeout: float = REPLAY_TIMEOUT_S) -> bytes:
