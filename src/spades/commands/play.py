@@ -114,6 +114,10 @@ def command(
     for spec in sorted(set(config.bots.values())):
         check_spec(spec)  # a bad bot setting is one line now, not an error inside the game screen
     require_terminal()
+    if any(spec.split(":")[0] == "expert" for spec in config.bots.values()):
+        # The expert loads its compiled search (a second after `spades warm`, which the install
+        # runs; minutes without it): say so before the screen is taken.
+        click.echo(_("Preparing the computer players…"), err=True)
     from spades.tui.app import SpadesApp  # Textual loads only when the game starts
     from spades.tui.session import Session
 
