@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from tablewait import wait_for
+
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
@@ -26,15 +28,6 @@ BOTS4 = [{"bot": "heuristic"}] * 4
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'api.db'}")) as c:
         yield c
-
-
-def wait_for(c: TestClient, tid: str, pred: Any, timeout: float = 30) -> dict[str, Any]:
-    end = time.monotonic() + timeout
-    while True:
-        view: dict[str, Any] = c.get(f"/api/tables/{tid}").json()
-        if pred(view) or time.monotonic() > end:
-            return view
-        time.sleep(0.02)
 
 
 def test_four_bots_play_to_the_end_and_the_record_checks_out(client: TestClient) -> None:

@@ -5,13 +5,14 @@ websocket beside random bots, and the fair-shuffle proofs of their 51- and 54-ca
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tablewait import wait_for as _wait_for
 
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
@@ -41,12 +42,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def wait_for(c: TestClient, tid: str, pred: Any, timeout: float = 60) -> dict[str, Any]:
-    end = time.monotonic() + timeout
-    while True:
-        view: dict[str, Any] = c.get(f"/api/tables/{tid}").json()
-        if pred(view) or time.monotonic() > end:
-            return view
-        time.sleep(0.02)
+    return _wait_for(c, tid, pred, timeout)
 
 
 # ---------------------------------------------------------------------- the lobby's data

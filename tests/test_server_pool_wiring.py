@@ -5,12 +5,12 @@ expert's kernels."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
+
+from tablewait import wait_for
 
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
@@ -46,15 +46,6 @@ class RecordingPool:
 
     async def close(self) -> None:
         self.closed = True
-
-
-def wait_for(c: TestClient, tid: str, pred: Any, timeout: float = 30) -> dict[str, Any]:
-    end = time.monotonic() + timeout
-    while True:
-        view: dict[str, Any] = c.get(f"/api/tables/{tid}").json()
-        if pred(view) or time.monotonic() > end:
-            return view
-        time.sleep(0.02)
 
 
 @pytest.mark.parametrize("fail", [False, True], ids=["pool-answers", "pool-fails"])
