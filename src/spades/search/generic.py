@@ -21,16 +21,8 @@ from dataclasses import dataclass
 
 from spades.bots.expert_play import Scorer, Table, play_mode, side_taken
 from spades.bots.knowledge import CardTables, tables_of
+from spades.cards import bits
 from spades.legal import Deck, play_mask
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +55,19 @@ class Board:
     def low_card(self, m: int) -> int:
         """The lowest card of ``m`` on the A..2 scale of its suit (side suits win ties)."""
         level, spade = self.t.level, self.t.spade
-        return min(_bits(m), key=lambda c: (level[c], spade[c]))
+        return min(bits(m), key=lambda c: (level[c], spade[c]))
 
     def high_card(self, m: int) -> int:
         """The highest card of ``m`` on the A..2 scale of its suit (spades win ties)."""
         level, spade = self.t.level, self.t.spade
-        return max(_bits(m), key=lambda c: (level[c], spade[c]))
+        return max(bits(m), key=lambda c: (level[c], spade[c]))
 
     def weakest(self, m: int) -> int:
         """The weakest card of ``m`` within its suit (for cards of one suit)."""
-        return min(_bits(m), key=self.t.power.__getitem__)
+        return min(bits(m), key=self.t.power.__getitem__)
 
     def strongest(self, m: int) -> int:
-        return max(_bits(m), key=self.t.power.__getitem__)
+        return max(bits(m), key=self.t.power.__getitem__)
 
     def winner(self, trick: Sequence[int], leader: int) -> int:
         """The seat that wins the finished ``trick`` (``legal.trick_winner``'s rule)."""
@@ -91,7 +83,7 @@ class Board:
         ``remaining`` (the cards not yet in a finished trick) between them."""
         above, below = self.t.above, self.t.below
         out: list[int] = []
-        for c in sorted(_bits(legal), key=lambda x: (self.deck.suit_of[x], self.t.power[x])):
+        for c in sorted(bits(legal), key=lambda x: (self.deck.suit_of[x], self.t.power[x])):
             if out:
                 prev = out[-1]
                 if below[c] >> prev & 1 and not above[prev] & below[c] & remaining:
@@ -110,7 +102,7 @@ class Board:
         Returns the standard card per card of this deck (-1 for cards not out)."""
         to_std = [-1] * len(self.deck.suit_of)
         for u in range(4):
-            out = sorted(_bits(remaining & self.deck.suit_masks[u]), key=self.t.power.__getitem__)
+            out = sorted(bits(remaining & self.deck.suit_masks[u]), key=self.t.power.__getitem__)
             if len(out) > 13:
                 return None
             for i, c in enumerate(out):
@@ -196,7 +188,7 @@ def choose(
     opps_later = [t for t in later if table.side[t] != table.side[seat]]
     if winner == partner and not _can_beat(b, hands, opps_later, lead, best):
         return b.weakest(legal) if follow else b.low_card(legal & non_spade or legal)
-    for w in sorted(_bits(winners), key=lambda c: (deck.suit_of[c] == 0, b.t.power[c])):
+    for w in sorted(bits(winners), key=lambda c: (deck.suit_of[c] == 0, b.t.power[c])):
         if not _can_beat(b, hands, opps_later, lead, w):
             return w
     if mode == 2 and partner in later and winners:
