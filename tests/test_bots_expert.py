@@ -12,11 +12,13 @@ from hypothesis import strategies as st
 from spades.actions import Bid, Look, Play
 from spades.bots import make_bot
 from spades.bots.expert import ExpertBot
-from spades.bots.expert_play import NON_SPADE, Scorer, Solver, Table, choose, distinct_moves
+from spades.bots.expert_play import NON_SPADE, Scorer, Table, choose, distinct_moves
 from spades.cards import SUIT_MASKS, CardSet
 from spades.driver import apply_decision
 from spades.errors import SpadesError
+from spades.legal import STANDARD
 from spades.rules import PRESETS, Rules
+from spades.search import generic
 from spades.state import Game
 
 FAST = "expert:samples=6,bid_samples=8,time_ms=0"
@@ -238,7 +240,7 @@ def test_solver_matches_plain_minimax(seed: int, per_hand: int) -> None:
     table = Table(rules, bids)
     won = [rng.randrange(0, 3) for _ in range(4)]
     scorer = Scorer(rules, 0, bids, [False] * 4, [0, 0], [rng.randrange(0, 10), 0])
-    solver = Solver(table, scorer, 0)
+    solver = generic.Solver(generic.Board.of(STANDARD), table, scorer, 0)
     got = solver.value(list(hands), list(trick), leader, broken, list(won))
     want = _naive(table, scorer, solver.maxer, hands, trick, leader, broken, won)
     assert got == pytest.approx(want)

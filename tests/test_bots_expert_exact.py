@@ -11,10 +11,12 @@ from hypothesis import strategies as st
 
 from spades.bots.expert import ExpertBot
 from spades.bots.expert_exact import ExactEndgame
-from spades.bots.expert_play import NON_SPADE, Scorer, Solver, Table, trick_winner
+from spades.bots.expert_play import NON_SPADE, Scorer, Table, trick_winner
 from spades.cards import SUIT_MASKS
 from spades.driver import apply_decision
+from spades.legal import STANDARD
 from spades.rules import PRESETS
+from spades.search import generic
 from spades.state import Game
 
 
@@ -49,7 +51,7 @@ def _python_values(
     won: list[int],
 ) -> dict[int, float]:
     """The expert's plain-Python way: play each legal card, then solve the rest exactly."""
-    solver = Solver(table, scorer, me)
+    solver = generic.Solver(generic.Board.of(STANDARD), table, scorer, me)
     seat = (leader + len(trick)) % 4
     h = hands[seat]
     legal = ((h & SUIT_MASKS[trick[0] // 13]) or h) if trick else (h if broken else (h & NON_SPADE) or h)

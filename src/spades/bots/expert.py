@@ -26,7 +26,6 @@ from spades.bots.expert_exact import ExactEndgame, warm
 from spades.bots.expert_play import (
     BAG_WEIGHT,
     Scorer,
-    Solver,
     Table,
     distinct_moves,
     hand_strength,
@@ -40,7 +39,7 @@ from spades.bots.sampling import Knowledge, resample, sample_deal
 from spades.bots.settings import Setting
 from spades.cards import card_text
 from spades.errors import SpadesError
-from spades.legal import Deck, deck_of, may_lead_spades
+from spades.legal import STANDARD, Deck, deck_of, may_lead_spades
 from spades.observation import BidView, Observation, bid_value
 from spades.search import generic
 
@@ -343,9 +342,9 @@ class ExpertBot(Bot):
         )
         exact = cards_left <= cap
         endgame = ExactEndgame(scorer) if exact and fast else None
-        solver: Solver | generic.Solver | None = None
+        solver: generic.Solver | None = None
         if exact and not fast:
-            solver = Solver(table, scorer, me) if board is None else generic.Solver(board, table, scorer, me)
+            solver = generic.Solver(board or generic.Board.of(STANDARD), table, scorer, me)
         # The generic search is capped lower (plain Python); time_ms=0 still means no cap.
         time_ms = self.time_ms if board is None or not self.time_ms else min(self.time_ms, GENERIC_TIME_MS)
         my_side = table.side[me]

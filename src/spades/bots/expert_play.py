@@ -417,75 +417,6 @@ def distinct_moves(legal: int, remaining: int) -> list[int]:
     return out
 
 
-class Solver:
-    """Exact minimax over a fully known end position, with alpha-beta and a memo.
-
-    Partnerships: the deciding seat's side maximises ``Scorer.value`` and the other side
-    minimises it. Solo games are searched "paranoid" (everyone else against the seat), a
-    standard safe simplification."""
-
-    def __init__(self, table: Table, scorer: Scorer, me: int) -> None:
-        self.table = table
-        self.scorer = scorer
-        self.maxer = [
-            (table.side[s] == table.side[me]) if table.sides == 2 else s == me for s in range(table.n)
-        ]
-        self.nodes = 0
-
-    def value(self, hands: list[int], trick: list[int], leader: int, broken: bool, won: list[int]) -> float:
-        return self._search(hands, tuple(trick), leader, broken, won, -1e18, 1e18)
-
-    def _search(
-        self,
-        hands: list[int],
-        trick: tuple[int, ...],
-        leader: int,
-        broken: bool,
-        won: list[int],
-        alpha: float,
-        beta: float,
-    ) -> float:
-        n = self.table.n
-        self.nodes += 1
-        if len(trick) == n:
-            w = trick_winner(trick, leader, n)
-            won[w] += 1
-            try:
-                return self._search(hands, (), w, broken, won, alpha, beta)
-            finally:
-                won[w] -= 1
-        seat = (leader + len(trick)) % n
-        h = hands[seat]
-        if not h:
-            return self.scorer.value(won)
-        legal = play_mask(STANDARD, h, trick[0] // 13 if trick else -1, broken)
-        remaining = 0
-        for x in hands:
-            remaining |= x
-        for c in trick:
-            remaining |= 1 << c  # a card on the table still splits the cards around it
-        moves = distinct_moves(legal, remaining)
-        maxing = self.maxer[seat]
-        best = -1e18 if maxing else 1e18
-        for c in reversed(moves):
-            hands[seat] = h ^ (1 << c)
-            v = self._search(hands, (*trick, c), leader, broken or c < 13, won, alpha, beta)
-            hands[seat] = h
-            if maxing:
-                if v > best:
-                    best = v
-                if best > alpha:
-                    alpha = best
-            else:
-                if v < best:
-                    best = v
-                if best < beta:
-                    beta = best
-            if alpha >= beta:
-                break
-        return best
-
-
 def hand_strength(hand: int) -> float:
     """Tricks a 13-card hand should take: honours, spade length and ruffs (a bid model)."""
     sp = hand & SPADE_MASK
@@ -536,7 +467,6 @@ def nil_risk(hand: int) -> float:
 
 __all__ = [
     "Scorer",
-    "Solver",
     "Table",
     "choose",
     "distinct_moves",

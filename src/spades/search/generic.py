@@ -301,7 +301,8 @@ def rollout(
 
 
 class Solver:
-    """Exact minimax over a fully known end position, with alpha-beta, for any deck.
+    """Exact minimax over a fully known end position, with alpha-beta, for any deck (the
+    expert's plain-Python endgame on every deck, the 52 cards included).
 
     Partnerships: the deciding seat's side maximises ``Scorer.value`` and the other side
     minimises it; solo games are searched "paranoid" (everyone else against the seat)."""
@@ -358,11 +359,15 @@ class Solver:
             v = self._search(hands, (*trick, c), leader, broken or bool(spades >> c & 1), won, alpha, beta)
             hands[seat] = h
             if maxing:
-                best = max(best, v)
-                alpha = max(alpha, best)
+                if v > best:
+                    best = v
+                if best > alpha:
+                    alpha = best
             else:
-                best = min(best, v)
-                beta = min(beta, best)
+                if v < best:
+                    best = v
+                if best < beta:
+                    beta = best
             if alpha >= beta:
                 break
         return best
