@@ -85,7 +85,9 @@ def test_two_people_share_a_table(server: Server, browser: Any) -> None:
     pages[1].wait_for_selector(".chip.you")
     pages[1].wait_for_selector(".conn.ok")
     # Both see both names, each at the bottom of his own view.
-    for page in pages:
+    for page in pages:  # the other's name arrives with the table's next state: wait for it
+        page.get_by_text("Nora").first.wait_for()
+        page.get_by_text("Sam").first.wait_for()
         assert page.get_by_text("Nora").count() >= 1 and page.get_by_text("Sam").count() >= 1
     end = time.monotonic() + 60
     while time.monotonic() < end:
