@@ -42,7 +42,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from spades import Game, Rules
@@ -140,22 +140,46 @@ def hand_masks(deck: list[int]) -> list[int]:
     return masks
 
 
+def spades_dealt(deck: list[int]) -> Game:
+    """Our game with ``deck`` dealt (card ``k`` to seat ``k % 4``), seat 0 to bid first."""
+    game = Game(RULES, seed=0, first_dealer=3, auto_deal=False)
+    game.deal(hand_masks(deck))
+    return game
+
+
+def openspiel_dealt(game: Any, deck: list[int]) -> Any:
+    """OpenSpiel's state with the same ``deck`` dealt (its 52 chance actions, in deck order)."""
+    state = game.new_initial_state()
+    for card in deck:
+        state.apply_action(to_openspiel(card))
+    return state
+
+
+def spades_random_play(games: list[tuple[Game, Callable[[], float]]]) -> None:
+    """Each game to its end, a uniform random legal action at a time: the timed loop."""
+    for game, rnd in games:
+        legal_codes = game.legal_codes
+        apply_code = game.apply_code
+        while game.to_move is not None:
+            codes = legal_codes()
+            apply_code(codes[int(rnd() * len(codes))])
+
+
+def openspiel_random_play(states: list[tuple[Any, Callable[[], float]]]) -> None:
+    """The same loop through OpenSpiel's Python API."""
+    for state, rnd in states:
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rnd() * len(legal))])
+
+
 def spades_play(seed: int) -> Timed:
     """Bids and plays of dealt positions through our API; seat 0 bids first, as in OpenSpiel."""
     clock = time.process_time
     for batch in positions(seed):
-        games = []
-        for deck, s in batch:
-            game = Game(RULES, seed=0, first_dealer=3, auto_deal=False)
-            game.deal(hand_masks(deck))
-            games.append((game, random.Random(s).random))
+        games = [(spades_dealt(deck), random.Random(s).random) for deck, s in batch]
         start = clock()
-        for game, rnd in games:
-            legal_codes = game.legal_codes
-            apply_code = game.apply_code
-            while game.to_move is not None:
-                codes = legal_codes()
-                apply_code(codes[int(rnd() * len(codes))])
+        spades_random_play(games)
         yield len(games), clock() - start
 
 
@@ -169,17 +193,9 @@ def openspiel_play(seed: int) -> Timed | None:
 
     def run() -> Timed:
         for batch in positions(seed):
-            states = []
-            for deck, s in batch:
-                state = game.new_initial_state()
-                for card in deck:
-                    state.apply_action(to_openspiel(card))
-                states.append((state, random.Random(s).random))
+            states = [(openspiel_dealt(game, deck), random.Random(s).random) for deck, s in batch]
             start = clock()
-            for state, rnd in states:
-                while not state.is_terminal():
-                    legal = state.legal_actions()
-                    state.apply_action(legal[int(rnd() * len(legal))])
+            openspiel_random_play(states)
             yield len(states), clock() - start
 
     return run()

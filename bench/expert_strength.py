@@ -1,104 +1,125 @@
-"""Expert against another bot over duplicate single hands, with decision times.
+"""Expert against another bot over duplicate single hands, streamed to a file as they finish.
 
-    python bench/expert_strength.py --hands 40 [--opponent heuristic] [--expert expert:samples=40]
-        [--preset standard] [--jobs 2] [--seed 0]
+    python bench/expert_strength.py --hands 40 [--opponent heuristic] [--expert expert]
+        [--rules '{"blind_nil": false}'] [--jobs 2] [--seed 0] [--log runs/x.jsonl]
+    python bench/expert_strength.py --summary runs/x.jsonl     # report what is done so far
 
-Each deal is played twice from 0-0, once with the expert's partnership at North/South and
-once at East/West, so both sides hold the same cards. Prints points per hand (expert side
-minus the other), a bootstrap 95% interval, Nil bids and made, set rate, and the expert's
-ms per decision (median, p99). ``spades match expert heuristic --hands N`` is the full tool;
-this script is the quick check the expert's author uses while tuning.
+The games are ``spades match``'s (``spades.match.play_task``: the same seats, seeds and
+deals, each deal played twice with the sides swapped). Every finished game is appended to
+``--log`` at once, so a long run on a busy machine can be read (``--summary``) or continued
+(run the same command again: deals already in the log are skipped) before it ends. The report
+counts only deals whose two games are both done: points per hand (expert side minus the
+other) with the match's bootstrap 95% interval, and per side the set rate, Nils and Blind
+Nils bid and made, the opponents' Nils broken, bags, and ms per decision.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import statistics
-import time
-from concurrent.futures import ProcessPoolExecutor
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
 
-from spades.bots import make_bot
-from spades.driver import apply_decision
-from spades.rules import PRESETS
-from spades.state import Game, Phase
+from spades.match import GameResult, SideStats, check_specs, run_tasks, summarize, tasks_for
+from spades.protocol.client import configure
+from spades.rules import Rules
+from spades.rulestext import parse_rules_text as parse_rules
 
 
-def play_pair(args: tuple[int, str, str, str]) -> dict[str, object]:
-    deal_seed, expert_spec, other_spec, preset = args
-    rules = PRESETS[preset]
-    n = rules.players
-    out: dict[str, object] = {"diff": 0.0, "nil_bids": 0, "nil_made": 0, "sets": 0, "sides": 0, "ms": []}
-    ms: list[float] = []
-    for expert_side in (0, 1):
-        g = Game(rules, seed=deal_seed)
-        # Solo games: the expert holds seats of one parity, so duplicate swaps still apply.
-        mine = [s for s in range(n) if s % 2 == expert_side]
-        bots = [make_bot(expert_spec if s in mine else other_spec, seed=deal_seed * 10 + s) for s in range(n)]
-        while not g.scores:
-            if g.phase is Phase.DEAL:
-                g.deal()
-                continue
-            seat = g.to_move
-            assert seat is not None
-            t = time.perf_counter()
-            d = bots[seat].decide(g.observation(seat), g.legal_actions(seat))
-            if seat in mine:
-                ms.append((time.perf_counter() - t) * 1000)
-            apply_decision(g, seat, d.action)
-        sc = g.scores[0]
-        if rules.teams:
-            diff = sc.points[expert_side] - sc.points[1 - expert_side]
-            out["sides"] = int(out["sides"]) + 1  # type: ignore[call-overload]
-            sets = (
-                1
-                if sc.contracts[expert_side] > 0
-                and sum(sc.tricks[s] for s in mine if not sc.bids[s].is_nil) < sc.contracts[expert_side]
-                else 0
-            )
-            out["sets"] = int(out["sets"]) + sets  # type: ignore[call-overload]
-        else:
-            others = [s for s in range(n) if s not in mine]
-            mean_mine = sum(sc.points[s] for s in mine) / len(mine)
-            diff = mean_mine - sum(sc.points[s] for s in others) / len(others)
-        out["diff"] = float(out["diff"]) + diff / 2  # type: ignore[arg-type]
-        for s in mine:
-            if sc.bids[s].is_nil:
-                out["nil_bids"] = int(out["nil_bids"]) + 1  # type: ignore[call-overload]
-                out["nil_made"] = int(out["nil_made"]) + (sc.tricks[s] == 0)  # type: ignore[call-overload]
-    out["ms"] = ms
-    return out
+def _load(path: Path) -> tuple[dict[str, Any], list[GameResult]]:
+    head: dict[str, Any] = {}
+    results: list[GameResult] = []
+    if not path.exists():
+        return head, results
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if "head" in row:
+            head = row["head"]
+            continue
+        a, b = SideStats(**row.pop("a")), SideStats(**row.pop("b"))
+        row["a_seats"] = tuple(row["a_seats"])
+        results.append(GameResult(a=a, b=b, **row))
+    return head, results
+
+
+def _pairs_only(results: list[GameResult]) -> list[GameResult]:
+    done: dict[int, int] = {}
+    for r in results:
+        done[r.deal] = done.get(r.deal, 0) + 1
+    return [r for r in results if done[r.deal] == 2]
+
+
+def report(path: Path) -> dict[str, Any]:
+    head, results = _load(path)
+    rules = Rules.from_spec(head["rules"])
+    rep = summarize(
+        _pairs_only(results), a=head["a"], b=head["b"], rules=rules, seed=head["seed"], duplicate=True
+    )
+    return rep
+
+
+def show(rep: dict[str, Any]) -> None:
+    lo, hi = rep["points_per_hand_ci95"]
+    print(f"{rep['a']} vs {rep['b']}: {rep['deals']} duplicate deals, {rep['hands']} hands ({rep['rules']})")
+    print(f"points per hand A - B: {rep['points_per_hand']:+.1f}  (95% CI {lo:+.1f} .. {hi:+.1f})")
+    for side in ("a", "b"):
+        s = rep["sides"][side]
+        ms = rep["ms_per_decision"][side]
+        print(
+            f"  {side.upper()}: set {s['set_rate']:.1%}, bid error {s['bid_accuracy']:.2f}, bags/hand "
+            f"{s['bags_per_hand']:.2f}, nils {s['nil_made']}/{s['nil_bids']} made (blind "
+            f"{s['blind_nil_made']}/{s['blind_nil_bids']}), opp nils broken {s['opp_nils_broken']}/"
+            f"{s['opp_nils']}, faults {s['faults']}, ms median {ms['median']:.0f} p99 {ms['p99']:.0f}"
+        )
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--hands", type=int, default=40)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=40, help="duplicate deals (each played twice)")
     ap.add_argument("--opponent", default="heuristic")
     ap.add_argument("--expert", default="expert")
-    ap.add_argument("--preset", default="standard")
+    ap.add_argument("--rules", default=None, help="a preset name or a JSON object of overrides")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--log", type=Path, default=None, help="JSON lines file of finished games")
+    ap.add_argument("--summary", type=Path, default=None, help="only report the games in this log")
+    ap.add_argument("--json", action="store_true", help="print the report as one JSON line too")
+    ap.add_argument("--bot-timeout", type=float, default=None, help="seconds a cmd: bot may take (10)")
     a = ap.parse_args()
-    jobs = [(a.seed * 100000 + i, a.expert, a.opponent, a.preset) for i in range(a.hands)]
-    with ProcessPoolExecutor(a.jobs) as ex:
-        results = list(ex.map(play_pair, jobs))
-    diffs = [float(r["diff"]) for r in results]  # type: ignore[arg-type]
-    rng = random.Random(1)
-    boots = sorted(statistics.fmean(rng.choices(diffs, k=len(diffs))) for _ in range(2000))
-    ms = sorted(m for r in results for m in r["ms"])  # type: ignore[attr-defined]
-    nil_b = sum(int(r["nil_bids"]) for r in results)  # type: ignore[call-overload]
-    nil_m = sum(int(r["nil_made"]) for r in results)  # type: ignore[call-overload]
-    sets = sum(int(r["sets"]) for r in results)  # type: ignore[call-overload]
-    sides = sum(int(r["sides"]) for r in results)  # type: ignore[call-overload]
-    print(f"{a.expert} vs {a.opponent}, {a.hands} duplicate deals ({a.preset})")
-    print(f"points per hand: {statistics.fmean(diffs):+.1f}  (95% CI {boots[50]:+.1f} .. {boots[1949]:+.1f})")
-    print(f"nil bids {nil_b}, made {nil_m}" + (f" ({nil_m / nil_b:.0%})" if nil_b else ""))
-    if sides:
-        print(f"expert side set in {sets}/{sides} hands ({sets / sides:.0%})")
-    print(
-        f"ms per decision: median {statistics.median(ms):.1f}, p99 {ms[int(len(ms) * 0.99)]:.1f}, "
-        f"max {ms[-1]:.1f}"
-    )
+    if a.bot_timeout is not None:
+        configure(timeout=a.bot_timeout)
+    if a.summary is not None:
+        rep = report(a.summary)
+    else:
+        rules = parse_rules(a.rules)
+        log = a.log or Path(f"/tmp/expert_strength-{a.seed}.jsonl")
+        head = {"a": a.expert, "b": a.opponent, "rules": rules.to_spec(), "seed": a.seed}
+        old_head, old = _load(log)
+        if old_head and old_head != head:
+            raise SystemExit(f"{log} holds another match ({old_head}); give another --log")
+        if not old_head:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            log.write_text(json.dumps({"head": head}) + "\n")
+        have = {(r.deal, r.swapped) for r in old}
+        check_specs(a.expert, a.opponent)
+        tasks = [
+            t
+            for t in tasks_for(a.expert, a.opponent, rules, hands=a.hands, seed=a.seed)
+            if (t.deal, t.swapped) not in have
+        ]
+
+        def keep(r: GameResult) -> None:
+            with log.open("a") as f:
+                f.write(json.dumps(dataclasses.asdict(r)) + "\n")
+
+        run_tasks(tasks, jobs=a.jobs, on_done=keep)
+        rep = report(log)
+    show(rep)
+    if a.json:
+        print(json.dumps(rep))
 
 
 if __name__ == "__main__":

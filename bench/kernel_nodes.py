@@ -15,10 +15,15 @@ even deals, broken on odd ones, so both kinds of lead are searched), from cold t
 
 Printed per kind: total nodes (the kernels' own counters), median and p90 ms per deal (wall
 clock, and this process's CPU time: on a machine shared with other work the CPU figure moves
-less), and a digest of every deal's node count and answer: two runs searched the same way
-exactly when their digests are equal. The JIT is warmed before anything is timed.
+less), the CPU seconds of all deals and CPU nanoseconds per node (the figure to compare
+between two versions of a kernel that search the same nodes), a digest of every deal's node
+count and answer (two runs searched the same way exactly when their digests are equal), and
+a digest of the answers alone (a change meant to search less must keep it: the same values).
+``--per-deal`` prints each deal's nodes and answer too (where the worst deals spend their
+nodes). The JIT is warmed before anything is timed.
 
-    python bench/kernel_nodes.py [--deals 60] [--seed S] [--kinds dd_value,dd_cards,score_nil] [--json]
+    python bench/kernel_nodes.py [--deals 60] [--seed S] [--kinds dd_value,dd_cards,score_nil]
+        [--per-deal] [--json]
 
 Without ``--seed`` a random seed is drawn and printed; pass it back to compare two runs.
 """
@@ -69,7 +74,7 @@ def _stats(xs: list[float]) -> dict[str, float]:
     return {"median": round(statistics.median(s), 2), "p90": round(s[min(len(s) - 1, int(0.9 * len(s)))], 2)}
 
 
-def run(deals: int, seed: int, kinds: list[str]) -> dict[str, Any]:
+def run(deals: int, seed: int, kinds: list[str], per_deal: bool = False) -> dict[str, Any]:
     """Solve every deal with each kind from cold tables; nodes, times and digests per kind."""
     rng = random.Random(seed)
     positions = []
@@ -84,7 +89,8 @@ def run(deals: int, seed: int, kinds: list[str]) -> dict[str, Any]:
     ms: dict[str, list[float]] = {k: [] for k in kinds}
     cpu: dict[str, list[float]] = {k: [] for k in kinds}
     digest = {k: hashlib.sha256() for k in kinds}
-    for hands, leader, broken in positions:
+    answers = {k: hashlib.sha256() for k in kinds}
+    for i, (hands, leader, broken) in enumerate(positions):
         for kind in kinds:
             if kind == "score_nil":
                 table = payoff_table(rules, nil_bids(hands))
@@ -95,6 +101,12 @@ def run(deals: int, seed: int, kinds: list[str]) -> dict[str, Any]:
                 cpu[kind].append((time.process_time() - c) * 1000)
                 nodes[kind].append(s.nodes)
                 digest[kind].update(f"{s.nodes}:{s.value};".encode())
+                answers[kind].update(f"{s.value};".encode())
+                if per_deal:
+                    print(
+                        f"{kind} deal {i:3d}: nodes {s.nodes:>12,}  value {s.value:5d}"
+                        f"  cpu ms {cpu[kind][-1]:9.1f}"
+                    )
             else:
                 dd.clear()
                 t, c = time.perf_counter(), time.process_time()
@@ -104,13 +116,19 @@ def run(deals: int, seed: int, kinds: list[str]) -> dict[str, Any]:
                 nodes[kind].append(sol.nodes)
                 answer = sorted(sol.card_values.items())
                 digest[kind].update(f"{sol.nodes}:{sol.ns_tricks}:{answer};".encode())
+                answers[kind].update(f"{sol.ns_tricks}:{answer};".encode())
+                if per_deal:
+                    print(f"{kind} deal {i:3d}: nodes {sol.nodes:>12,}  value {sol.ns_tricks:5d}")
     result: dict[str, Any] = {"deals": deals, "seed": seed}
     for kind in kinds:
         result[kind] = {
             "nodes": sum(nodes[kind]),
             "ms": _stats(ms[kind]),
             "cpu_ms": _stats(cpu[kind]),
+            "cpu_s": round(sum(cpu[kind]) / 1000, 2),
+            "ns_per_node": round(sum(cpu[kind]) * 1e6 / max(1, sum(nodes[kind])), 1),
             "digest": digest[kind].hexdigest()[:16],
+            "values": answers[kind].hexdigest()[:16],
         }
     return result
 
@@ -120,6 +138,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=60, help="random deals (default 60)")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: a random one, printed)")
     parser.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, of {', '.join(KINDS)}")
+    parser.add_argument("--per-deal", action="store_true", help="print each deal's nodes and answer")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
     kinds = [k for k in args.kinds.split(",") if k]
@@ -129,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.deals < 1:
         parser.error(f"--deals must be at least 1, not {args.deals}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
-    result = run(args.deals, seed, kinds)
+    result = run(args.deals, seed, kinds, args.per_deal)
     if args.json:
         print(json.dumps(result))
         return
@@ -139,7 +158,8 @@ def main(argv: list[str] | None = None) -> None:
         line = f"{kind:<10} nodes {r['nodes']:>12,}"
         line += f"   wall median {r['ms']['median']:8.2f} p90 {r['ms']['p90']:8.2f}"
         line += f"   cpu median {r['cpu_ms']['median']:8.2f} p90 {r['cpu_ms']['p90']:8.2f}"
-        print(line + f"   digest {r['digest']}")
+        line += f"   cpu total {r['cpu_s']:7.2f} s {r['ns_per_node']:6.1f} ns/node"
+        print(line + f"   digest {r['digest']}   values {r['values']}")
 
 
 if __name__ == "__main__":

@@ -19,80 +19,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from spades.bots import make_bot
-from spades.cards import CardSet, card_text
 from spades.driver import play_game, step
-from spades.errors import SpadesError
-from spades.observation import bid_value
-from spades.record import replay, to_record
+from spades.record import to_record
 from spades.rules import PRESETS
 from spades.server.compute import Compute, ComputePool, InlinePool
-from spades.server.fairness import verify_record
 from spades.server.replayview import parse_record_json, replay_view
 from spades.state import Game
 
-
-def old_replay_view(data: Any) -> dict[str, Any]:
-    """The quadratic view ``replay_view`` replaced: the record is replayed again up to each hand."""
-    try:
-        rep = replay(data)
-    except SpadesError as e:
-        return {"error": str(e)}
-    assert isinstance(data, Mapping)
-    game = rep.game
-    hands_in = data.get("hands", [])
-    hands: list[dict[str, Any]] = []
-    for i, log in enumerate(game.logs):
-        upto = replay({**data, "hands": hands_in[: i + 1]}).game
-        score = game.scores[i] if i < len(game.scores) else None
-        hands.append(
-            {
-                "number": i + 1,
-                "dealer": log.dealer,
-                "deal": [CardSet(m).texts() for m in log.dealt],
-                "bids": [bid_value(b) for b in log.bids],
-                "exchange": [
-                    {"from": ex.giver, "to": ex.receiver, "cards": ex.cards.texts()} for ex in log.exchanges
-                ],
-                "tricks": [
-                    {"leader": t.leader, "cards": [card_text(c) for c in t.cards], "winner": t.winner}
-                    for t in upto.tricks
-                ],
-                "current": {"leader": upto.trick_leader, "cards": [card_text(c) for c in upto.trick]},
-                "score": None
-                if score is None
-                else {
-                    "tricks": list(score.tricks),
-                    "points": list(score.points),
-                    "bags": list(score.bags),
-                    "totals": list(score.totals),
-                },
-            }
-        )
-    proofs: list[dict[str, Any]] = []
-    proof_error = None
-    if data.get("proofs"):
-        try:
-            _, checks = verify_record(data)
-            proofs = [{"hand": c.hand, "ok": c.ok, "why": c.why, "commit": c.commit} for c in checks]
-        except SpadesError as e:
-            proof_error = str(e)
-    return {
-        "error": None,
-        "players": list(rep.players),
-        "n": game.n,
-        "teams": game.rules.teams,
-        "rules": game.rules.to_spec(),
-        "hands": hands,
-        "totals": list(game.totals),
-        "winner": game.winner,
-        "proofs": proofs,
-        "proof_error": proof_error,
-    }
+# The tests' oracle, the old view: one copy serves the test and this reference.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from replay_oracle import old_replay_view
 
 
 def long_record(hands: int, seed: int = 1) -> dict[str, Any]:

@@ -33,8 +33,17 @@ from typing import Any
 
 import numpy as np
 
-from engine_speed import RULES, Timed, hand_masks, load_pyspiel, positions, run_slice, to_openspiel
-from spades import Game
+from engine_speed import (
+    Timed,
+    hand_masks,
+    load_pyspiel,
+    openspiel_dealt,
+    openspiel_random_play,
+    positions,
+    run_slice,
+    spades_dealt,
+    spades_random_play,
+)
 from spades.search import playout_batch, warm_up
 
 SLICE = 0.25
@@ -76,18 +85,12 @@ def engine_play(seed: int) -> Timed:
         for _ in range(50):
             deck, s = next(stream)
             bids, rng = bids_and_rng(s)
-            game = Game(RULES, seed=0, first_dealer=3, auto_deal=False)
-            game.deal(hand_masks(deck))
+            game = spades_dealt(deck)
             for bid in bids:
                 game.make_bid(bid)
             games.append((game, rng.random))
         start = clock()
-        for game, rnd in games:
-            legal_codes = game.legal_codes
-            apply_code = game.apply_code
-            while game.to_move is not None:
-                codes = legal_codes()
-                apply_code(codes[int(rnd() * len(codes))])
+        spades_random_play(games)
         yield len(games), clock() - start
 
 
@@ -98,9 +101,7 @@ def openspiel_states(pyspiel: Any, stream: Iterator[tuple[list[int], int]], n: i
     for _ in range(n):
         deck, s = next(stream)
         bids, rng = bids_and_rng(s)
-        state = game.new_initial_state()
-        for card in deck:
-            state.apply_action(to_openspiel(card))
+        state = openspiel_dealt(game, deck)
         for bid in bids:
             state.apply_action(52 + bid)
         out.append((state, rng))
@@ -136,12 +137,9 @@ def openspiel_py(seed: int) -> Timed | None:
         clock = time.process_time
         while True:
             states = openspiel_states(pyspiel, stream, 50)
+            playing = [(state, rng.random) for state, rng in states]
             start = clock()
-            for state, rng in states:
-                rnd = rng.random
-                while not state.is_terminal():
-                    legal = state.legal_actions()
-                    state.apply_action(legal[int(rnd() * len(legal))])
+            openspiel_random_play(playing)
             yield len(states), clock() - start
 
     return run()

@@ -119,3 +119,20 @@ def test_progress_counts_every_card_and_leaves_stdout_alone(
     plain = capsys.readouterr().out
     assert main(["analyse", str(path), "--json", "--progress"]) == 0
     assert capsys.readouterr().out == plain
+
+
+def test_score_mode_in_worker_processes_gives_the_same_analysis() -> None:
+    """By score, hands go to worker processes (one per core): the same figures, in the game's
+    order, as one process; the progress callback still counts every card."""
+    from spades.search.analysis import analyse_game
+
+    game = Game(seed=4)
+    rng = random.Random(4)
+    while game.hand_number < 3 and not game.is_over:
+        codes = game.legal_codes()
+        game.apply_code(107 if 107 in codes else rng.choice([c for c in codes if not 104 <= c <= 118]))
+    seen: list[int] = []
+    pooled = analyse_game(game, score=True, jobs=2, on_play=lambda: seen.append(1))
+    assert [h.number for h in pooled] == [1, 2]
+    assert pooled == analyse_game(game, score=True, jobs=1)
+    assert len(seen) == sum(len(log.plays) for log in game.logs)

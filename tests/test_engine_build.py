@@ -3,13 +3,14 @@ attribute, the stale-build check notices an edit, and junk is refused the same w
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from pathlib import Path
 
 import pytest
 
 import spades.state as state_module
-from spades import Game, IllegalAction, Play, Rules
+from spades import Bid, Game, HandScore, IllegalAction, Play, Rules, scoring
 from spades._native import compiled_modules, is_compiled, stale_line
 from spades.state import _GAME_LONG, _RULE_TABLES, _SNAP_LISTS, _STATE_ATTRS
 
@@ -26,7 +27,9 @@ def test_snapshots_name_every_attribute_of_a_game(rules: Rules) -> None:
     assert set(_STATE_ATTRS) | set(_GAME_LONG) | set(_RULE_TABLES) == _attributes(game)
     assert not set(_STATE_ATTRS) & set(_GAME_LONG)
     assert set(_SNAP_LISTS) <= set(_STATE_ATTRS)
-    assert tuple(game._state_refs()) == _STATE_ATTRS
+    refs = game._state_refs()
+    assert len(refs) == len(_STATE_ATTRS)
+    assert all(v is getattr(game, name) for name, v in zip(_STATE_ATTRS, refs, strict=True))
 
 
 def test_undo_of_a_whole_hand_restores_every_attribute() -> None:
@@ -70,3 +73,20 @@ def test_the_stale_check_compares_the_source_with_the_baked_hash(tmp_path: Path)
 def test_compiled_modules_reports_what_runs() -> None:
     built = is_compiled(str(state_module.__file__))
     assert compiled_modules() == (["state", "legal", "scoring"] if built else [])
+
+
+def test_the_compiled_hand_score_sets_every_field() -> None:
+    # scoring._hand_score fills a frozen HandScore field by field when compiled: a field
+    # added to the class but not there would be missing from every score.
+    names = [f.name for f in dataclasses.fields(HandScore)]
+    for seed in range(20):
+        game = Game(Rules(), seed=seed)
+        while game.hand_number == 1:
+            game.apply_code(game.legal_codes()[0])
+        score = game.scores[0]
+        assert score == HandScore(**{name: getattr(score, name) for name in names})
+        assert [name for name in names if not hasattr(score, name)] == []
+    made = scoring._hand_score(1, (Bid(3),) * 4, (3, 3, 3, 4), (6, 6), (60, 61), (0, 1), (60, 61), (0, 0))
+    assert made == HandScore(1, (Bid(3),) * 4, (3, 3, 3, 4), (6, 6), (60, 61), (0, 1), (60, 61), (0, 0))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.dealer = 2  # type: ignore[misc]

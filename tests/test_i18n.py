@@ -74,6 +74,13 @@ def test_babel_cfg_covers_the_terminal_game() -> None:
     assert {"app.py", "view.py", "screens.py", "widgets.py", "play.py"} <= names
 
 
+def test_babel_cfg_covers_the_commands_the_engine_errors_and_the_bots() -> None:
+    names = {p.name for p in _sources()}
+    commands = {"cli.py", "report.py", "match.py", "replay.py", "analyse.py", "serve.py", "verify.py"}
+    engine = {"state.py", "legal.py", "rules.py", "record.py", "rulestext.py", "observation.py"}
+    assert commands | engine | {"expert.py", "heuristic.py"} <= names
+
+
 def test_the_template_holds_every_message_of_the_source() -> None:
     """A string wrapped in ``_()`` but not extracted (``pybabel extract`` forgotten) fails here."""
     with (SRC / "locale" / "spades.pot").open("rb") as f:
@@ -97,7 +104,10 @@ def test_each_catalog_is_complete_and_not_fuzzy(lang: str) -> None:
         fields = set(re.findall(r"\{\w*\}", ids[-1]))
         for s in strings:  # a singular may leave out {n} ("la prima mano"), never add a field
             assert set(re.findall(r"\{\w*\}", s)) <= fields | set(re.findall(r"\{\w*\}", ids[0])), (lang, s)
-            assert set(re.findall(r"\{\w*\}", s)) >= fields - {"{n}"}, (lang, s)
+            # (click's plurals name a different value in each id: a form keeps one id's fields)
+            has = set(re.findall(r"\{\w*\}", s))
+            first = set(re.findall(r"\{\w*\}", ids[0]))
+            assert has >= fields - {"{n}"} or has >= first - {"{n}"}, (lang, s)
 
 
 @pytest.mark.parametrize(

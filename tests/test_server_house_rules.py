@@ -79,10 +79,12 @@ def test_combination_errors_are_the_engines_one_line(client: TestClient, spec: d
         Rules.from_spec(spec)
     expected = str(e.value)
     checked = client.post("/api/rules/check", json={"rules": spec}).json()
-    assert checked == {"error": expected}
+    # The English line, and beside it the message id and values a page translates.
+    assert checked == {"error": expected, "msgid": e.value.msgid, "fields": checked["fields"]}
+    assert checked["fields"]["name"] == e.value.fields["name"]
     seats = [RANDOM] * 4
     r = client.post("/api/tables", json={"rules": spec, "seats": seats})
-    assert r.status_code == 400 and r.json() == {"error": expected}
+    assert r.status_code == 400 and r.json() == checked
     assert "\n" not in expected
 
 
@@ -272,7 +274,9 @@ def test_house_tables_are_rebuilt_from_the_log(client: TestClient, tmp_path: Pat
         store.close()
         assert stored is not None
         again = TableActor.restore(stored, store, "heuristic")
-        assert again.seq <= live.seq
+        # the live table writes each event before applying it, and its bots play on: the log
+        # may be one event ahead of the table's own count when it is read
+        assert again.seq <= live.seq + 1
         assert again.record()["hands"][0] == live.record()["hands"][0]
 
 

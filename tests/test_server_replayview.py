@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from replay_oracle import old_replay_view
 from spades.bots import make_bot
-from spades.cards import CardSet, card_text
 from spades.driver import step
 from spades.errors import SpadesError
-from spades.observation import bid_value
-from spades.record import replay, to_record
+from spades.record import to_record
 from spades.rules import PRESETS
-from spades.server.fairness import Deck, deal_into, verify_record
+from spades.server.fairness import Deck, deal_into
 from spades.server.replayview import (
     MAX_DEPTH,
     MAX_DIGITS,
@@ -40,66 +38,6 @@ GOLDEN_RECORDS = {
     for p in sorted(GOLDEN.glob("*.json"))
     if not p.name.endswith(".expected.json")
 }
-
-
-def old_replay_view(data: Any) -> dict[str, Any]:
-    """The quadratic view this module replaced (replays the record up to each hand), kept
-    verbatim as the reference the one-pass view must equal."""
-    try:
-        rep = replay(data)
-    except SpadesError as e:
-        return {"error": str(e)}
-    assert isinstance(data, Mapping)
-    game = rep.game
-    hands_in = data.get("hands", [])
-    hands: list[dict[str, Any]] = []
-    for i, log in enumerate(game.logs):
-        upto = replay({**data, "hands": hands_in[: i + 1]}).game
-        score = game.scores[i] if i < len(game.scores) else None
-        hands.append(
-            {
-                "number": i + 1,
-                "dealer": log.dealer,
-                "deal": [CardSet(m).texts() for m in log.dealt],
-                "bids": [bid_value(b) for b in log.bids],
-                "exchange": [
-                    {"from": ex.giver, "to": ex.receiver, "cards": ex.cards.texts()} for ex in log.exchanges
-                ],
-                "tricks": [
-                    {"leader": t.leader, "cards": [card_text(c) for c in t.cards], "winner": t.winner}
-                    for t in upto.tricks
-                ],
-                "current": {"leader": upto.trick_leader, "cards": [card_text(c) for c in upto.trick]},
-                "score": None
-                if score is None
-                else {
-                    "tricks": list(score.tricks),
-                    "points": list(score.points),
-                    "bags": list(score.bags),
-                    "totals": list(score.totals),
-                },
-            }
-        )
-    proofs: list[dict[str, Any]] = []
-    proof_error = None
-    if data.get("proofs"):
-        try:
-            _, checks = verify_record(data)
-            proofs = [{"hand": c.hand, "ok": c.ok, "why": c.why, "commit": c.commit} for c in checks]
-        except SpadesError as e:
-            proof_error = str(e)
-    return {
-        "error": None,
-        "players": list(rep.players),
-        "n": game.n,
-        "teams": game.rules.teams,
-        "rules": game.rules.to_spec(),
-        "hands": hands,
-        "totals": list(game.totals),
-        "winner": game.winner,
-        "proofs": proofs,
-        "proof_error": proof_error,
-    }
 
 
 def bot_record(preset: str, seed: int, hands: int, extra: int, *, bot: str = "random") -> dict[str, Any]:

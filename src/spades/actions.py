@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from spades.cards import CardSet, card_text, parse_card
-from spades.errors import IllegalAction, SpadesError
+from spades.errors import N_, IllegalAction, SpadesError
 
 PLAY_BASE: Final = 0
 PASS_BASE: Final = 52
@@ -138,7 +138,9 @@ Action = Play | Bid | Look | PassCards | PassCard | Draw
 def decode(code: int) -> Play | Bid | Look | PassCard | Draw:
     """The action of a dense code; raise ``IllegalAction`` for a code outside the space."""
     if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < NUM_ACTIONS:
-        raise IllegalAction(f"action code {code!r} is outside 0..{NUM_ACTIONS - 1}")
+        raise IllegalAction(
+            N_("action code {code} is outside 0..{top}"), code=repr(code), top=NUM_ACTIONS - 1
+        )
     if code < PASS_BASE:
         return Play(code)
     if code < BID_BASE:
@@ -163,7 +165,7 @@ def parse_action(text: str) -> Action:
     ``pass 2H 3C 4D``, ``play AS``, ``keep``, ``discard``."""
     words = text.split()
     if not words:
-        raise SpadesError("empty action")
+        raise SpadesError(N_("empty action"))
     verb, args = words[0].lower(), words[1:]
     if verb == "look" and not args:
         return Look()
@@ -177,9 +179,9 @@ def parse_action(text: str) -> Action:
             return Bid(0, blind=True)
         if arg.isdigit() and len(arg) <= 2 and 0 <= int(arg) <= 17:
             return Bid(int(arg))
-        raise SpadesError(f"bad bid {args[0]!r} in action {text!r}")
+        raise SpadesError(N_("bad bid {bid} in action {action}"), bid=repr(args[0]), action=repr(text))
     if verb == "play" and len(args) == 1:
         return Play(parse_card(args[0]))
     if verb == "pass" and args:
         return PassCards(CardSet.parse(args))
-    raise SpadesError(f"unknown action {text!r}")
+    raise SpadesError(N_("unknown action {action}"), action=repr(text))

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import Final
 
-from spades.errors import InvalidCard
+from spades.errors import N_, InvalidCard
 
 
 class Suit(IntEnum):
@@ -84,7 +84,7 @@ def rank_of(card: Card) -> int:
 def card_text(card: Card) -> str:
     """Canonical text, e.g. ``AS``, ``TD``, or ``BJ``/``LJ`` for the jokers."""
     if not 0 <= card < 54:
-        raise InvalidCard(f"no card has number {card}")
+        raise InvalidCard(N_("no card has number {card}"), card=str(card))
     if card >= 52:
         return JOKER_TEXT[card]
     return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
@@ -100,7 +100,7 @@ def parse_card(text: str) -> Card:
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2 or t[0] not in RANK_LETTERS or t[1] not in SUIT_LETTERS:
-        raise InvalidCard(f"unknown card {text!r}")
+        raise InvalidCard(N_("unknown card {text}"), text=repr(text))
     return SUIT_LETTERS.index(t[1]) * 13 + RANK_LETTERS.index(t[0])
 
 
@@ -126,13 +126,13 @@ class CardSet:
     def __init__(self, cards: Iterable[Card] | int = 0) -> None:
         if isinstance(cards, int):
             if not 0 <= cards <= ALL_CARDS:
-                raise InvalidCard(f"mask {cards:#x} is not a set of cards")
+                raise InvalidCard(N_("mask {mask} is not a set of cards"), mask=f"{cards:#x}")
             object.__setattr__(self, "mask", cards)
             return
         m = 0
         for c in cards:
             if not 0 <= c < 54:
-                raise InvalidCard(f"no card has number {c}")
+                raise InvalidCard(N_("no card has number {card}"), card=str(c))
             m |= 1 << c
         object.__setattr__(self, "mask", m)
 
@@ -152,7 +152,7 @@ class CardSet:
         for item in items:
             c = parse_card(item)
             if m >> c & 1:
-                raise InvalidCard(f"card {card_text(c)} given twice")
+                raise InvalidCard(N_("card {card} given twice"), card=card_text(c))
             m |= 1 << c
         return cls(m)
 

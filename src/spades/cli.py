@@ -2,21 +2,92 @@
 
 Each module there exposes ``command`` (a ``click.Command``) and is found by name, so a new
 subcommand is a new file. Errors users can cause are ``SpadesError``s and print one line.
+
+Everything is said in the language ``spades --lang``, ``SPADES_LANG`` or the locale picks
+(``spades.i18n``): our help texts are ``N_()``-marked ids translated when the help is shown,
+click's headings and help option too, and an engine error through ``i18n.localized``.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+import re
 import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import click
 
 import spades.commands
+from spades.clickwords import click_speaks, metavar_words
 from spades.errors import SpadesError
+from spades.i18n import N_, _, choose_language, language, localized, set_language
+
+_CLICK_WORDS = {
+    "Usage: ": N_("Usage: "),
+    "Options": N_("Options"),
+    "Commands": N_("Commands"),
+    "Arguments": N_("Arguments"),
+    "Show this message and exit.": N_("Show this message and exit."),
+    "Show the version and exit.": N_("Show the version and exit."),
+}
+"""Click's own words in a help page, translated from our catalogs."""
+
+
+class _Formatter(click.HelpFormatter):
+    """Click's help page with its headings, the help option and ``[default: ...]`` in the
+    reader's language."""
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        # click's metavars for the options and the subcommand are plain strings, not messages
+        args = args.replace("COMMAND [ARGS]...", _("COMMAND [ARGS]...")).replace("[OPTIONS]", _("[OPTIONS]"))
+        super().write_usage(prog, args, _("Usage: ") if prefix is None else prefix)
+
+    def write_heading(self, heading: str) -> None:
+        said = _("{heading}:").format(heading=_(_CLICK_WORDS.get(heading, heading)))
+        self.write(f"{'':>{self.current_indent}}{said}\n")
+
+    def write_dl(self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
+        super().write_dl([(metavar_words(term), _said(text)) for term, text in rows], col_max, col_spacing)
+
+
+def _said(text: str) -> str:
+    if text in _CLICK_WORDS:
+        return _(_CLICK_WORDS[text])
+    text = re.sub(r"\[default: (.*?)\]", lambda m: _("[default: {value}]").format(value=m[1]), text)
+    return text.replace("[required]", _("[required]"))
+
+
+class _Context(click.Context):
+    formatter_class = _Formatter
+
+
+def localize(cmd: click.Command) -> click.Command:
+    """Show ``cmd``'s help (and its options') in the current language: the English ids are
+    kept aside once and translated again each time, so a later language change is followed."""
+    ids: dict[int, str | None] | None = getattr(cmd, "_spades_help_ids", None)
+    objs: list[Any] = [cmd, *cmd.params]
+    if ids is None:
+        ids = {id(o): o.help for o in objs}
+        cmd._spades_help_ids = ids  # type: ignore[attr-defined]
+    for o in objs:
+        text = ids.get(id(o))
+        if text:
+            o.help = _(text)
+    cmd.context_class = _Context
+    return cmd
 
 
 class _Group(click.Group):
+    context_class = _Context
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        localize(self)
+        super().format_help(ctx, formatter)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(
             m.name.replace("_", "-")
@@ -35,19 +106,79 @@ class _Group(click.Group):
                 return None
             raise
         cmd = getattr(module, "command", None)
-        return cmd if isinstance(cmd, click.Command) else None
+        return localize(cmd) if isinstance(cmd, click.Command) else None
+
+
+LANG_ENV = "SPADES_LANG"
+
+
+_IN_MAIN = [False]
+"""Whether ``main`` runs the command (it puts the language back itself, after the error line)."""
+
+
+def _restorer(before: str, env: str | None) -> Callable[[], None]:
+    def restore() -> None:
+        set_language(before)
+        if env is None:
+            os.environ.pop(LANG_ENV, None)
+        else:
+            os.environ[LANG_ENV] = env
+
+    return restore
+
+
+def _set_lang(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    """``spades --lang it ...``: the language of every command, as ``SPADES_LANG`` (so the
+    subcommand's own choice and any program it starts agree); put back when the command ends
+    (by ``main`` once its error line is out, else when click closes the command)."""
+    if value is None:
+        return
+    lang = choose_language(value)
+    restore = _restorer(language(), os.environ.get(LANG_ENV))
+    set_language(lang)
+    os.environ[LANG_ENV] = lang
+    if not _IN_MAIN[0]:
+        ctx.call_on_close(restore)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="spades")
+@click.option(
+    "--lang",
+    metavar="LANG",
+    is_eager=True,
+    expose_value=False,
+    callback=_set_lang,
+    help=N_("Language of every message: en, it, sl or fr (default: SPADES_LANG, then the system locale)."),
+)
+@click.option(
+    "--version",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=lambda ctx, _param, value: _show_version(ctx) if value else None,
+    help=N_("Show the version and exit."),
+)
 def cli() -> None:
     """Spades: play in the terminal or the browser, replay, analyse and pit bots."""
 
 
+cli.help = N_("Spades: play in the terminal or the browser, replay, analyse and pit bots.")
+
+
+def _show_version(ctx: click.Context) -> None:
+    """``spades --version``: click's own option says its sentence in the language of the
+    moment the command was defined (import), this one in the reader's."""
+    from importlib.metadata import version
+
+    click.echo(_("%(prog)s, version %(version)s") % {"prog": "spades", "version": version("spades")})
+    ctx.exit()
+
+
 def _sentence(text: str) -> str:
-    """Click's message as a clause of our one line: one line, no final period, lower case."""
+    """Click's message as a clause of our one line: one line, no final period, lower case
+    (an acronym such as UUID keeps its capitals)."""
     text = " ".join(text.split()).rstrip(".")
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+    return text[:1].lower() + text[1:] if not text[1:2].isupper() else text
 
 
 def _option_name(param: click.Parameter) -> str:
@@ -61,19 +192,54 @@ def usage_line(e: click.UsageError) -> str:
     line every ``spades`` error is: ``spades: --port: 'abc' is not a valid integer``."""
     path = e.ctx.command_path if e.ctx is not None else "spades"
     if isinstance(e, click.MissingParameter) and e.param is not None:
-        what = "option" if isinstance(e.param, click.Option) else "argument"
         pieces = e.ctx.command.collect_usage_pieces(e.ctx) if e.ctx is not None else []
-        return f"spades: missing {what} {_option_name(e.param)} (usage: {' '.join([path, *pieces])})"
+        usage = " ".join([path, *pieces]).replace("[OPTIONS]", _("[OPTIONS]"))
+        what = (
+            N_("spades: missing option {name} (usage: {usage})")
+            if isinstance(e.param, click.Option)
+            else N_("spades: missing argument {name} (usage: {usage})")
+        )
+        return _(what).format(name=_option_name(e.param), usage=usage)
     if isinstance(e, click.BadParameter) and e.param is not None:
-        return f"spades: {_option_name(e.param)}: {_sentence(e.message)}"
+        return _("spades: {option}: {error}").format(option=_option_name(e.param), error=_sentence(e.message))
     if isinstance(e, click.NoSuchOption):
-        maybe = f"; did you mean {' or '.join(sorted(e.possibilities))}?" if e.possibilities else ""
-        return f"spades: {e.option_name}: no such option of '{path}'{maybe} (see '{path} --help')"
-    return f"spades: {_sentence(e.format_message())} (see '{path} --help')"
+        if e.possibilities:
+            return _(
+                "spades: {option}: no such option of '{path}'; did you mean {maybe}? (see '{path} --help')"
+            ).format(option=e.option_name, path=path, maybe=_(" or ").join(sorted(e.possibilities)))
+        return _("spades: {option}: no such option of '{path}' (see '{path} --help')").format(
+            option=e.option_name, path=path
+        )
+    return _("spades: {error} (see '{path} --help')").format(error=_sentence(e.format_message()), path=path)
+
+
+@contextmanager
+def _speaking() -> Iterator[None]:
+    """The language of ``SPADES_LANG`` or the locale for the whole command (the help included,
+    which click shows before ``--lang``'s own turn), click's own sentences too
+    (``spades.clickwords``), then the caller's language again."""
+    restore = _restorer(language(), os.environ.get(LANG_ENV))
+    _IN_MAIN[0] = True
+    try:
+        set_language(choose_language(None))
+        with click_speaks():
+            yield
+    finally:
+        _IN_MAIN[0] = False
+        restore()
 
 
 def main(argv: list[str] | None = None) -> int:
     """The ``spades`` command: every error a user can cause is one line on stderr and exit 1."""
+    try:
+        with _speaking():
+            return _main(argv)
+    except SpadesError as e:  # SPADES_LANG names no catalog
+        click.echo(f"spades: {localized(e)}", err=True)
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         cli.main(args=argv, prog_name="spades", standalone_mode=False)
     except click.exceptions.Exit as e:
@@ -89,10 +255,10 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"spades: {_sentence(e.format_message())}", err=True)
         return 1
     except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
+        click.echo(_("Aborted."), err=True)
         return 130
     except SpadesError as e:
-        click.echo(f"spades: {e}", err=True)
+        click.echo(f"spades: {localized(e)}", err=True)
         return 1
     except KeyboardInterrupt:
         return 130

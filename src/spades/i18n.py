@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
-from spades.errors import SpadesError
+from spades.errors import N_, SpadesError, Text, english
 
 DOMAIN = "spades"
 LANGUAGES: tuple[str, ...] = ("en", "it", "sl", "fr")
@@ -42,7 +42,7 @@ def translations(lang: str) -> _gettext.NullTranslations:
     if lang == DEFAULT:
         return _gettext.NullTranslations()
     if lang not in LANGUAGES:
-        raise SpadesError(unknown_language(lang))
+        raise unknown_language(lang)
     po, mo = catalog_path(lang), catalog_path(lang, "mo")
     if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
         with mo.open("rb") as f:
@@ -72,7 +72,7 @@ def catalog_json(lang: str) -> str:
     singular id; an id with a context is keyed ``context + "\x04" + id``, as gettext does.
     Empty and fuzzy entries are left out (the page then shows the English id)."""
     if lang not in LANGUAGES:
-        raise SpadesError(unknown_language(lang))
+        raise unknown_language(lang)
     from babel.messages.pofile import read_po
 
     with catalog_path(lang).open("rb") as f:
@@ -98,8 +98,33 @@ def catalog_json(lang: str) -> str:
     return json.dumps(body, ensure_ascii=False, sort_keys=True)
 
 
-def unknown_language(lang: str) -> str:
-    return f"unknown language {lang!r}: use one of {', '.join(LANGUAGES)}"
+@cache
+def message_ids() -> frozenset[str]:
+    """Every message id of the catalogs (the template's, as the English catalog holds them)."""
+    from babel.messages.pofile import read_po
+
+    with catalog_path(DEFAULT).open("rb") as f:
+        catalog = read_po(f, locale=DEFAULT, domain=DOMAIN)
+    return frozenset(m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id)
+
+
+def is_message_id(text: str) -> bool:
+    """Whether ``text`` is a message id of ours (an error raised with ready-made English is not)."""
+    return text in message_ids()
+
+
+def unknown_language(lang: str, where: str = "") -> SpadesError:
+    """The one-line refusal of a language without a catalog (``where``: the option or variable)."""
+    if where:
+        return SpadesError(
+            N_("{where}: unknown language {lang}: use one of {languages}"),
+            where=where,
+            lang=repr(lang),
+            languages=", ".join(LANGUAGES),
+        )
+    return SpadesError(
+        N_("unknown language {lang}: use one of {languages}"), lang=repr(lang), languages=", ".join(LANGUAGES)
+    )
 
 
 def _from_locale(value: str) -> str | None:
@@ -117,7 +142,7 @@ def choose_language(option: str | None = None, environ: Mapping[str, str] | None
         if given:
             lang = given.strip().lower().replace("-", "_")
             if lang not in LANGUAGES:
-                raise SpadesError(f"{where}: {unknown_language(given)}")
+                raise unknown_language(given, where)
             return lang
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(var)
@@ -156,9 +181,27 @@ def pgettext(context: str, message: str) -> str:
     return translations(_current[0]).pgettext(context, message)
 
 
-def N_(message: str) -> str:
-    """Marks a constant for extraction, translated later where it is shown with ``_()``."""
-    return message
+def localized(value: BaseException | str) -> str:
+    """An engine error, or a ``Text`` (a bot's reason), in the current language: its message id
+    translated, then its values put in (a value that is a ``Text``, such as a seat's name, is
+    translated the same way). Plain text and other exceptions come back as they are; a
+    translation that does not fit its values falls back to the English."""
+    if isinstance(value, SpadesError):
+        value = value.text
+    elif isinstance(value, BaseException):
+        return str(value)
+    if not isinstance(value, Text):
+        return value
+    fields = {k: localized(v) if isinstance(v, Text) else v for k, v in value.fields.items()}
+    if not value.msgid:
+        return ""
+    text = _(value.msgid)
+    if not fields:
+        return text
+    try:
+        return text.format(**fields)
+    except (KeyError, IndexError, ValueError):
+        return english(value.msgid, fields)
 
 
 __all__ = [
@@ -170,7 +213,9 @@ __all__ = [
     "catalog_json",
     "choose_language",
     "compile_po",
+    "is_message_id",
     "language",
+    "localized",
     "ngettext",
     "pgettext",
     "set_language",

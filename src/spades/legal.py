@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from spades.cards import BIG_JOKER, LITTLE_JOKER, SPADE_MASK, SUIT_MASKS
+from spades.errors import N_, Text
 from spades.rules import Rules
 
 NO_BID: Final = -1
@@ -211,7 +212,7 @@ def blind_nil_by_score(rules: Rules, seat: int, totals: Sequence[int]) -> bool:
 
 def bid_refusal(rules: Rules, deck: Deck, seat: int, bids: Sequence[int], hand: int, tricks: int) -> str:
     """Why a looked-at number bid of ``tricks`` is refused (the rule, for the error message),
-    or ``""`` if it is allowed."""
+    or ``""`` if it is allowed. A ``Text``, so the error that names it can be translated."""
     allowed = number_bids(rules, deck, seat, bids, hand)
     if tricks in allowed:
         return ""
@@ -220,23 +221,33 @@ def bid_refusal(rules: Rules, deck: Deck, seat: int, bids: Sequence[int], hand: 
     if system == "suicide":
         mate = partner_bid(rules, seat, bids)
         if mate > 0:
-            return f"his partner bid {mate}, so he must bid nil (bidding suicide)"
+            return Text(N_("his partner bid {mate}, so he must bid nil (bidding suicide)"), mate=mate)
         if mate == 0:
-            return f"his partner bid nil, so he must bid at least {rules.suicide_min} (bidding suicide)"
-        return f"he must bid nil or at least {rules.suicide_min} (bidding suicide)"
+            return Text(
+                N_("his partner bid nil, so he must bid at least {lowest} (bidding suicide)"),
+                lowest=rules.suicide_min,
+            )
+        return Text(N_("he must bid nil or at least {lowest} (bidding suicide)"), lowest=rules.suicide_min)
     if system == "whiz":
         spades = spade_count(deck, hand)
         if not spades:
-            return "he holds no spades and must bid nil (bidding whiz)"
-        return f"he holds {spades} spades and must bid nil or {spades} (bidding whiz)"
+            return Text(N_("he holds no spades and must bid nil (bidding whiz)"))
+        return Text(N_("he holds {spades} spades and must bid nil or {spades} (bidding whiz)"), spades=spades)
     if system == "mirror":
-        return f"he holds {spade_count(deck, hand)} spades, which is his bid (bidding mirror)"
+        return Text(
+            N_("he holds {spades} spades, which is his bid (bidding mirror)"), spades=spade_count(deck, hand)
+        )
     if tricks < rules.min_bid:
-        return f"the lowest bid is {rules.min_bid} (min_bid)"
+        return Text(N_("the lowest bid is {lowest} (min_bid)"), lowest=rules.min_bid)
     if tricks > deck.max_bid:
-        return f"a bid is at most {deck.max_bid}"
+        return Text(N_("a bid is at most {top}"), top=deck.max_bid)
     mate = partner_bid(rules, seat, bids)
-    return (
-        f"his partner bid {mate} and the partnership must bid at least "
-        f"{rules.team_min_bid} (team_min_bid); {shown} is too low"
+    return Text(
+        N_(
+            "his partner bid {mate} and the partnership must bid at least {lowest} (team_min_bid);"
+            " {bid} is too low"
+        ),
+        mate=mate,
+        lowest=rules.team_min_bid,
+        bid=shown,
     )

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from spades.actions import Bid
 from spades.cards import CardSet, card_text, parse_card
-from spades.errors import SpadesError
+from spades.errors import N_, SpadesError
 from spades.legal import NO_BID, deck_of
 from spades.rules import Rules
 from spades.scoring import HandScore, SeatBid
@@ -235,7 +235,7 @@ def public_view(game: Game) -> dict[str, Any]:
 
 def observe(game: Game, seat: int) -> Observation:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.n:
-        raise SpadesError(f"seat {seat!r} is not at the table")
+        raise SpadesError(N_("seat {seat} is not at the table"), seat=repr(seat))
     looked = game.looked[seat]
     given = received = None
     for ex in game.exchanges:

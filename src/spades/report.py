@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spades.cards import card_text
+from spades.i18n import _, ngettext
 from spades.legal import trick_winner
 from spades.scoring import HandScore, SeatBid
 from spades.state import Exchange, Game, HandLog, Phase, Trick, seat_name
@@ -14,7 +15,7 @@ from spades.state import Exchange, Game, HandLog, Phase, Trick, seat_name
 
 def side_name(game: Game, side: int, players: Sequence[str]) -> str:
     if game.rules.teams:
-        return f"{players[side]} & {players[side + 2]}"
+        return _("{a} & {b}").format(a=players[side], b=players[side + 2])
     return players[side]
 
 
@@ -23,9 +24,14 @@ def score_sheet(game: Game, players: Sequence[str], scores: Sequence[HandScore])
     column as wide as its widest cell so that neighbouring cells never run together."""
     sides = game.rules.sides
     names = [side_name(game, s, players) for s in range(sides)]
-    rows = [[f"{s.points[k]:+d} ({s.totals[k]}, bags {s.bags[k]})" for k in range(sides)] for s in scores]
+    cell = _("{points} ({total}, bags {bags})")
+    rows = [
+        [cell.format(points=f"{s.points[k]:+d}", total=s.totals[k], bags=s.bags[k]) for k in range(sides)]
+        for s in scores
+    ]
     widths = [max(len(names[k]), *(len(r[k]) for r in rows)) for k in range(sides)]
-    lines = ["  hand" + "".join(f"   {x:>{w}}" for x, w in zip(names, widths, strict=True))]
+    hand = _("hand")
+    lines = [f"  {hand:>4}" + "".join(f"   {x:>{w}}" for x, w in zip(names, widths, strict=True))]
     for i, cells in enumerate(rows, 1):
         lines.append(f"  {i:>4}" + "".join(f"   {c:>{w}}" for c, w in zip(cells, widths, strict=True)))
     return lines
@@ -35,13 +41,15 @@ def _bids_line(game: Game, log: HandLog, players: Sequence[str]) -> str:
     parts = []
     for s, b in enumerate(log.bids):
         parts.append(f"{players[s]} {seat_bid_text(b)}")
-    return "  Bids: " + ", ".join(parts)
+    return "  " + _("Bids: {bids}").format(bids=", ".join(parts))
 
 
 def _trick_line(game: Game, number: int, trick: Trick, players: Sequence[str]) -> str:
     seats = [(trick.leader + i) % game.n for i in range(len(trick.cards))]
     cards = ", ".join(f"{players[s]} {card_text(c)}" for s, c in zip(seats, trick.cards, strict=True))
-    return f"  Trick {number:>2}: {cards}  -> {players[trick.winner]}"
+    return "  " + _("Trick {n}: {cards}  -> {winner}").format(
+        n=f"{number:>2}", cards=cards, winner=players[trick.winner]
+    )
 
 
 def tricks_of(game: Game, log: HandLog, leader: int) -> list[Trick]:
@@ -94,43 +102,69 @@ def _draw_lines(game: Game, index: int, players: Sequence[str], seat: int | None
     steps = draw_steps(game, index)
     if steps is None:
         if game.n == 2:
-            return ["  Draw: not in the record (it gives only the cards each player kept)"]
+            return ["  " + _("Draw: not in the record (it gives only the cards each player kept)")]
         return []
     first = (game.logs[index].dealer + 1) % game.n
-    lines = [f"  Draw from the stock, {players[first]} first:"]
+    lines = ["  " + _("Draw from the stock, {who} first:").format(who=players[first])]
     for k, st in enumerate(steps, 1):
         who = players[st.seat]
+        you = _is_you(who)
         if seat is not None and st.seat != seat:
-            text = f"{who} {_verb(who, 'draws')} (hidden)"
+            text = (_("You draw (hidden)") if you else _("{who} draws (hidden)")).format(who=who)
         elif st.keep:
-            gone = "the next card" if seat is not None else card_text(st.other)
-            text = (
-                f"{who} {_verb(who, 'looks')} at {card_text(st.top)} and {_verb(who, 'keeps')} it "
-                f"({gone} goes out unseen)"
-            )
+            if seat is not None:
+                line = (
+                    _("You look at {card} and keep it (the next card goes out unseen)")
+                    if you
+                    else _("{who} looks at {card} and keeps it (the next card goes out unseen)")
+                )
+            else:
+                line = (
+                    _("You look at {card} and keep it ({other} goes out unseen)")
+                    if you
+                    else _("{who} looks at {card} and keeps it ({other} goes out unseen)")
+                )
+            text = line.format(who=who, card=card_text(st.top), other=card_text(st.other))
         else:
-            text = (
-                f"{who} {_verb(who, 'looks')} at {card_text(st.top)} and {_verb(who, 'throws')} it away, "
-                f"{_verb(who, 'takes')} {card_text(st.other)}"
+            line = (
+                _("You look at {card} and throw it away, take {other}")
+                if you
+                else _("{who} looks at {card} and throws it away, takes {other}")
             )
-        lines.append(f"  Draw {k:>2}: {text}")
+            text = line.format(who=who, card=card_text(st.top), other=card_text(st.other))
+        lines.append("  " + _("Draw {n}: {text}").format(n=f"{k:>2}", text=text))
     if len(steps) * 2 < 52:
-        lines.append(f"  (draw in progress: {52 - len(steps) * 2} cards left in the stock)")
+        left = 52 - len(steps) * 2
+        lines.append(
+            "  "
+            + ngettext(
+                "(draw in progress: {n} card left in the stock)",
+                "(draw in progress: {n} cards left in the stock)",
+                left,
+            ).format(n=left)
+        )
     return lines
 
 
-def _verb(who: str, third_person: str) -> str:
-    """``passes`` for a name, ``pass`` for "You" (the seat's own view of a replay)."""
-    if who != "You":
-        return third_person
-    return third_person[:-2] if third_person.endswith("sses") else third_person[:-1]
+def _is_you(who: str) -> bool:
+    """The seat's own view of a replay names him "You" (a record saved by ``spades play``):
+    his sentences are in the second person."""
+    return who in ("You", _("You"))
 
 
 def _pass_line(ex: Exchange, players: Sequence[str], seat: int | None) -> str:
-    who = players[ex.giver]
+    who, to = players[ex.giver], players[ex.receiver]
+    you = _is_you(who)
     if seat is not None and seat not in (ex.giver, ex.receiver):
-        return f"  {who} {_verb(who, 'passes')} {len(ex.cards)} cards to {players[ex.receiver]}"
-    return f"  {who} {_verb(who, 'passes')} {ex.cards} to {players[ex.receiver]}"
+        n = len(ex.cards)
+        line = (
+            ngettext("You pass {n} card to {to}", "You pass {n} cards to {to}", n)
+            if you
+            else ngettext("{who} passes {n} card to {to}", "{who} passes {n} cards to {to}", n)
+        )
+        return "  " + line.format(who=who, n=n, to=to)
+    line = _("You pass {cards} to {to}") if you else _("{who} passes {cards} to {to}")
+    return "  " + line.format(who=who, cards=ex.cards, to=to)
 
 
 def describe(game: Game, players: Sequence[str], seat: int | None = None) -> str:
@@ -139,7 +173,7 @@ def describe(game: Game, players: Sequence[str], seat: int | None = None) -> str
     lines: list[str] = []
     n = game.n
     for i, log in enumerate(game.logs):
-        lines.append(f"Hand {i + 1} (dealer {players[log.dealer]})")
+        lines.append(_("Hand {n} (dealer {dealer})").format(n=i + 1, dealer=players[log.dealer]))
         lines.extend(_draw_lines(game, i, players, seat))
         lines.append(_bids_line(game, log, players))
         for ex in log.exchanges:
@@ -151,22 +185,26 @@ def describe(game: Game, players: Sequence[str], seat: int | None = None) -> str
         if rest:
             leader = tricks[-1].winner if tricks else (log.dealer + 1) % n
             played = ", ".join(f"{players[(leader + i) % n]} {card_text(c)}" for i, c in enumerate(rest))
-            lines.append(f"  Trick {len(tricks) + 1:>2} (in progress): {played}")
+            lines.append(
+                "  " + _("Trick {n} (in progress): {cards}").format(n=f"{len(tricks) + 1:>2}", cards=played)
+            )
         if i < len(game.scores):
             s = game.scores[i]
             taken = ", ".join(f"{players[k]} {s.tricks[k]}" for k in range(n))
-            lines.append(f"  Tricks taken: {taken}")
+            lines.append("  " + _("Tricks taken: {tricks}").format(tricks=taken))
             lines.extend(score_sheet(game, players, game.scores[: i + 1]))
         else:
-            lines.append("  (hand not finished)")
+            lines.append("  " + _("(hand not finished)"))
         lines.append("")
     if game.winner is not None:
-        lines.append(f"Winner: {side_name(game, game.winner, players)} with {game.totals[game.winner]}")
-    else:
         lines.append(
-            "Game not finished: "
-            + ", ".join(f"{side_name(game, k, players)} {game.totals[k]}" for k in range(game.rules.sides))
+            _("Winner: {side} with {total}").format(
+                side=side_name(game, game.winner, players), total=game.totals[game.winner]
+            )
         )
+    else:
+        totals = ", ".join(f"{side_name(game, k, players)} {game.totals[k]}" for k in range(game.rules.sides))
+        lines.append(_("Game not finished: {totals}").format(totals=totals))
     return "\n".join(lines)
 
 
@@ -175,8 +213,8 @@ def seat_bid_text(bid: SeatBid | None) -> str:
     if bid is None:
         return "-"
     if bid.blind:
-        return "Blind Nil"
-    return "Nil" if bid.is_nil else str(bid.tricks)
+        return _("Blind Nil")
+    return _("Nil") if bid.is_nil else str(bid.tricks)
 
 
 __all__ = ["DrawStep", "describe", "draw_steps", "score_sheet", "seat_name", "side_name", "tricks_of"]

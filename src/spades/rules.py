@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, Literal, TypeGuard
 
-from spades.errors import InvalidRules
+from spades.errors import N_, InvalidRules, Text
 
 SetPenalty = Literal["minus", "zero"]
 BagsMode = Literal["carry", "reset", "off"]
@@ -109,19 +109,19 @@ class Rules:
         if isinstance(spec, str):
             return preset(spec)
         if not isinstance(spec, Mapping):
-            raise InvalidRules(f"rules must be a preset name or an object, not {show(spec)}")
+            raise InvalidRules(N_("rules must be a preset name or an object, not {spec}"), spec=show(spec))
         options = dict(spec)
         preset_name = options.pop("preset", None)
         if preset_name is not None:
             if not isinstance(preset_name, str):
-                raise InvalidRules(f"preset must be a name, not {show(preset_name)}")
+                raise InvalidRules(N_("preset must be a name, not {preset}"), preset=show(preset_name))
             start = preset(preset_name)
         else:
             start = base or PRESETS["standard"]
         values = start.to_dict()
         for name, value in options.items():
             if name not in values:
-                raise InvalidRules(f"unknown rule option {show(name)}")
+                raise InvalidRules(N_("unknown rule option {name}"), name=show(name))
             values[name] = value
         return Rules(**values)
 
@@ -250,8 +250,10 @@ def _validate(r: Rules) -> None:
 
     Options are checked in field order, so the first bad one is the one reported."""
 
-    def bad(name: str, why: str) -> InvalidRules:
-        return InvalidRules(f"rule option {name} = {show(getattr(r, name))}: {why}")
+    def bad(name: str, why: Text) -> InvalidRules:
+        return InvalidRules(
+            N_("rule option {name} = {value}: {why}"), name=name, value=show(getattr(r, name)), why=why
+        )
 
     for field in dataclasses.fields(r):
         name = field.name
@@ -260,47 +262,72 @@ def _validate(r: Rules) -> None:
             if value is None and name in NULLABLE:
                 continue
             low, high = RANGES[name]
-            below = ""
+            below = False
             if name == "lose_at" and _is_int(r.target):
-                high, below = min(high, r.target - 1), " (below the target)"
+                high, below = min(high, r.target - 1), True
             if not (_is_int(value) and low <= value <= high):
-                null = "null or " if name in NULLABLE else ""
-                raise bad(name, f"must be {null}a whole number {low}..{high}{below}")
+                if below:
+                    raise bad(
+                        name,
+                        Text(
+                            N_("must be null or a whole number {low}..{high} (below the target)"),
+                            low=low,
+                            high=high,
+                        ),
+                    )
+                if name in NULLABLE:
+                    raise bad(
+                        name, Text(N_("must be null or a whole number {low}..{high}"), low=low, high=high)
+                    )
+                raise bad(name, Text(N_("must be a whole number {low}..{high}"), low=low, high=high))
         elif name in CHOICES:
             choices = CHOICES[name]
             if not _one_of(value, choices):
                 spelled = [_spell(c) for c in choices]
-                raise bad(name, f"must be {', '.join(spelled[:-1])} or {spelled[-1]}")
+                raise bad(
+                    name,
+                    Text(
+                        N_("must be {choices} or {last}"), choices=", ".join(spelled[:-1]), last=spelled[-1]
+                    ),
+                )
     if r.teams and r.players != 4:
-        raise bad("teams", "partnerships need 4 players")
+        raise bad("teams", Text(N_("partnerships need 4 players")))
     if r.blind_nil and r.min_bid != 0:
-        raise bad("blind_nil", "Blind Nil needs min_bid 0")
+        raise bad("blind_nil", Text(N_("Blind Nil needs min_bid 0")))
     if r.blind_nil and r.players == 2:
-        raise bad("blind_nil", "the two-player draw shows every player his cards")
+        raise bad("blind_nil", Text(N_("the two-player draw shows every player his cards")))
     _validate_house_rules(r, bad)
     fd = r.first_dealer
     if not ((isinstance(fd, str) and fd in ("draw", "random")) or (_is_int(fd) and 0 <= int(fd) < r.players)):
-        raise bad("first_dealer", f"must be 'draw', 'random' or a seat 0..{r.players - 1}")
+        raise bad("first_dealer", Text(N_("must be 'draw', 'random' or a seat 0..{top}"), top=r.players - 1))
 
 
-def _validate_house_rules(r: Rules, bad: Callable[[str, str], InvalidRules]) -> None:
+def _validate_house_rules(r: Rules, bad: Callable[[str, Text], InvalidRules]) -> None:
     """Combinations of the house rules that make no sense; each message names both options."""
     if r.jokers is not None and r.players != 4:
-        raise bad("jokers", f"jokers are for 4-player games (players = {r.players})")
+        raise bad(
+            "jokers", Text(N_("jokers are for 4-player games (players = {players})"), players=r.players)
+        )
     system = r.bidding
     if system == "suicide" and not r.teams:
-        raise bad("bidding", "suicide needs partnerships (teams = false)")
+        raise bad("bidding", Text(N_("suicide needs partnerships (teams = false)")))
     if system != "free" and r.min_bid != 0:
-        raise bad("bidding", f"{system} needs Nil bids (min_bid = {r.min_bid})")
+        raise bad(
+            "bidding",
+            Text(N_("{system} needs Nil bids (min_bid = {lowest})"), system=system, lowest=r.min_bid),
+        )
     if system in ("whiz", "mirror") and r.blind_nil:
-        raise bad("blind_nil", f"there is no Blind Nil with bidding {system}")
+        raise bad("blind_nil", Text(N_("there is no Blind Nil with bidding {system}"), system=system))
     if r.team_min_bid:
         if not r.teams:
-            raise bad("team_min_bid", "a partnership minimum needs partnerships (teams = false)")
+            raise bad("team_min_bid", Text(N_("a partnership minimum needs partnerships (teams = false)")))
         if system != "free":
-            raise bad("team_min_bid", f"bidding {system} fixes the bids itself")
+            raise bad("team_min_bid", Text(N_("bidding {system} fixes the bids itself"), system=system))
     if r.nil_tricks == "partner" and not r.teams:
-        raise bad("nil_tricks", "a Nil bidder's tricks go to a partner only in partnerships (teams = false)")
+        raise bad(
+            "nil_tricks",
+            Text(N_("a Nil bidder's tricks go to a partner only in partnerships (teams = false)")),
+        )
 
 
 PRESETS: dict[str, Rules] = {
@@ -323,4 +350,6 @@ def preset(name: str) -> Rules:
         return PRESETS[name]
     except KeyError:
         known = ", ".join(PRESETS)
-        raise InvalidRules(f"unknown preset {show(name)} (known: {known})") from None
+        raise InvalidRules(
+            N_("unknown preset {name} (known: {known})"), name=show(name), known=known
+        ) from None

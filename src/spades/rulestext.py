@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from spades.errors import InvalidRules
+from spades.errors import N_, InvalidRules
 from spades.rules import Rules
 
 
@@ -26,21 +26,26 @@ def parse_rules_text(text: str | None, *, target: int | None = None, option: str
             try:
                 loaded = json.loads(stripped)
             except json.JSONDecodeError as e:
-                raise InvalidRules(f"{option}: unreadable JSON at column {e.colno}: {e.msg}") from None
+                raise InvalidRules(
+                    N_("{option}: unreadable JSON at column {column}: {why}"),
+                    option=option,
+                    column=e.colno,
+                    why=e.msg,
+                ) from None
             if not isinstance(loaded, dict):
-                raise InvalidRules(f"{option}: JSON must be an object of rule options")
+                raise InvalidRules(N_("{option}: JSON must be an object of rule options"), option=option)
             spec = loaded
         elif not stripped:
-            raise InvalidRules(f"{option}: empty (give a preset name or a JSON object)")
+            raise InvalidRules(N_("{option}: empty (give a preset name or a JSON object)"), option=option)
         else:
             spec = stripped
     try:
         rules = Rules.from_spec(spec)
     except InvalidRules as e:
-        raise InvalidRules(f"{option}: {e}") from None
+        raise InvalidRules(N_("{option}: {error}"), option=option, error=e.text) from None
     if target is not None:
         try:
             rules = rules.replace(target=target)
         except InvalidRules as e:
-            raise InvalidRules(f"--target: {e}") from None
+            raise InvalidRules(N_("{option}: {error}"), option="--target", error=e.text) from None
     return rules

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from spades.actions import Bid
 from spades.rules import Rules
@@ -36,6 +37,38 @@ class HandScore:
         (mypyc) class has no ``__setstate__`` that could fill a frozen instance."""
         fields = (self.dealer, self.bids, self.tricks, self.contracts, self.points, self.bags)
         return (HandScore, (*fields, self.totals, self.penalties))
+
+
+_COMPILED: Final = not __file__.endswith(".py")
+"""True when this module runs compiled by mypyc."""
+
+
+def _hand_score(
+    dealer: int,
+    bids: tuple[SeatBid, ...],
+    tricks: tuple[int, ...],
+    contracts: tuple[int, ...],
+    points: tuple[int, ...],
+    bags: tuple[int, ...],
+    totals: tuple[int, ...],
+    penalties: tuple[int, ...],
+) -> HandScore:
+    """``HandScore(...)``. Compiled, the dataclass's own ``__init__`` is interpreted Python
+    that sets each field through ``object.__setattr__`` (half the time of scoring a hand);
+    here the compiled module sets the fields of a new instance directly, which only it may
+    do to a frozen class. ``tests/test_engine_build.py`` holds the two equal, field by field."""
+    if not _COMPILED:
+        return HandScore(dealer, bids, tricks, contracts, points, bags, totals, penalties)
+    score = HandScore.__new__(HandScore)
+    score.dealer = dealer  # type: ignore[misc]
+    score.bids = bids  # type: ignore[misc]
+    score.tricks = tricks  # type: ignore[misc]
+    score.contracts = contracts  # type: ignore[misc]
+    score.points = points  # type: ignore[misc]
+    score.bags = bags  # type: ignore[misc]
+    score.totals = totals  # type: ignore[misc]
+    score.penalties = penalties  # type: ignore[misc]
+    return score
 
 
 def side_seats(rules: Rules, side: int) -> tuple[int, ...]:
@@ -99,15 +132,15 @@ def score_hand(
         bags.append(count)
         totals.append(totals_before[side] + pts)
         penalties.append(n_pen)
-    return HandScore(
-        dealer=dealer,
-        bids=tuple(bids),
-        tricks=tuple(tricks),
-        contracts=tuple(contracts),
-        points=tuple(points),
-        bags=tuple(bags),
-        totals=tuple(totals),
-        penalties=tuple(penalties),
+    return _hand_score(
+        dealer,
+        tuple(bids),
+        tuple(tricks),
+        tuple(contracts),
+        tuple(points),
+        tuple(bags),
+        tuple(totals),
+        tuple(penalties),
     )
 
 

@@ -62,6 +62,26 @@ def test_one_person_plays_a_whole_hand_against_three_bots(server: Server, browse
     page.close()
 
 
+def test_a_name_being_typed_survives_the_next_state(server: Server, browser: Any) -> None:
+    """The controls are rebuilt on every state; someone else sitting down while you type your
+    name must not blank it (it did: a CI run lost a join this way)."""
+    t = new_table(server, [{"open": True}, BOT, {"open": True}, BOT], delay=30)
+    ctx = browser.new_context(viewport={"width": 1100, "height": 800})
+    page = ctx.new_page()
+    page.goto(f"{server.base}/t/{t['id']}#invite={t['seats'][0]['invite']}")
+    page.fill("#join-name", "Nora")
+    page.focus("#join-name")
+    server.api(f"/api/tables/{t['id']}/claim", {"seat": 2, "name": "Sam"})
+    page.get_by_text("Sam").first.wait_for()  # the state with Sam seated has been drawn
+    assert page.input_value("#join-name") == "Nora"
+    assert page.evaluate("document.activeElement && document.activeElement.id") == "join-name"
+    page.click("#btn-join")
+    page.wait_for_function("() => !document.getElementById('join-name')")
+    view = server.api(f"/api/tables/{t['id']}")
+    assert view["seats"][0]["name"] == "Nora"
+    ctx.close()
+
+
 def test_two_people_share_a_table(server: Server, browser: Any) -> None:
     t = new_table(server, [{"open": True}, BOT, {"open": True}, BOT], delay=30)
     assert [s["token"] for s in t["seats"]] == [None] * 4  # the creator holds nobody's seat

@@ -3,7 +3,9 @@
 A spec is a bot name with optional ``key=value`` settings after a colon, separated by commas;
 ``cmd:PROGRAM ARGS`` seats an outside program speaking ``docs/spec/bot-protocol.md``. Each
 built-in bot declares its settings as data (``Bot.SETTINGS``, ``spades.bots.settings``), and
-a spec is checked against them before the bot is built.
+a spec is checked against them before the bot is built. A named level (``beginner``,
+``club``, ``expert``: ``spades.bots.levels``) is a spec by another name, and takes the same
+settings as the bot it plays, which override the level's own.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import importlib
 from typing import Any
 
 from spades.bots.base import Bot, Decision
+from spades.bots.levels import LEVELS, level_of
 from spades.bots.settings import Setting, check_settings
 from spades.errors import SpadesError
 
@@ -21,6 +24,12 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "heuristic": ("spades.bots.heuristic", "HeuristicBot"),
     "expert": ("spades.bots.expert", "ExpertBot"),
 }
+BOTS: tuple[str, ...] = tuple(REGISTRY)
+"""The built-in bots by their own names (each with its own settings); the levels below are not."""
+# A level is known wherever a bot name is (the server's seat check, availability): it is
+# listed under the bot it plays, and ``make_bot`` adds the level's settings.
+for _level in LEVELS:
+    REGISTRY.setdefault(_level.name, REGISTRY[_level.bot])
 
 
 def _value(text: str) -> Any:
@@ -62,10 +71,15 @@ def _bot_class(name: str) -> type[Bot]:
 def check_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """The bot name and its settings converted to their declared types, without building the
     bot (so a command can refuse a bad spec at once); an unknown name or a bad setting is a
-    one-line ``SpadesError``. A ``cmd:`` spec is returned as it is: its program is not run."""
+    one-line ``SpadesError``. A ``cmd:`` spec is returned as it is: its program is not run.
+    A level's settings come first and the spec's own override them (``beginner:mistakes=0``)."""
     name, settings = parse_spec(spec)
     if name == "cmd":
         return name, settings
+    level = level_of(name)
+    if level is not None and level.spec != name:
+        _base, preset = parse_spec(level.spec)
+        settings = {**preset, **settings}
     return name, check_settings(name, _bot_class(name).SETTINGS, settings)
 
 
@@ -88,4 +102,15 @@ def bot_settings(name: str) -> tuple[Setting, ...]:
     return _bot_class(name).SETTINGS
 
 
-__all__ = ["REGISTRY", "Bot", "Decision", "Setting", "bot_settings", "check_spec", "make_bot", "parse_spec"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "REGISTRY",
+    "Bot",
+    "Decision",
+    "Setting",
+    "bot_settings",
+    "check_spec",
+    "make_bot",
+    "parse_spec",
+]

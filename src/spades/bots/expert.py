@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from spades.actions import Action, Bid, Draw, Look, PassCard, Play
+from spades.bots import inference
 from spades.bots.base import Bot, Decision
 from spades.bots.expert_exact import ExactEndgame, warm
 from spades.bots.expert_play import (
@@ -35,10 +36,11 @@ from spades.bots.expert_play import (
 )
 from spades.bots.heuristic import evaluate, nil_danger, nil_survival
 from spades.bots.knowledge import CardTables, is_blind, is_nil, tables_of
+from spades.bots.partnership import partner_duty
 from spades.bots.sampling import Knowledge, resample, sample_deal
 from spades.bots.settings import Setting
 from spades.cards import card_text
-from spades.errors import SpadesError
+from spades.errors import N_, SpadesError, Text
 from spades.legal import STANDARD, Deck, deck_of, may_lead_spades
 from spades.observation import BidView, Observation, bid_value
 from spades.search import generic
@@ -48,6 +50,11 @@ BID_SIGMA = 1.1
 BID_OFFSET = 0.4
 """Players bid about this much over ``hand_strength`` (measured: the heuristic bids +0.40,
 sd 0.43, and takes +0.6 tricks, over 1,067 bids)."""
+
+
+BID_SHADE = 0.0
+"""Share of sampled deals a bid is valued on with one trick fewer for the bidder (the
+rollouts see every card, so they are optimistic)."""
 
 
 DRAW_RATIO = (0.6 / 0.365) / (0.4 / 0.635)
@@ -149,6 +156,12 @@ class ExpertBot(Bot):
             "blind_margin", float, 40.0, "points a Blind Nil must beat looking by (1000: never)", -1e3, 1e3
         ),
         Setting("bag_weight", float, BAG_WEIGHT, "share of a bag's amortised penalty charged", 0.0, 10.0),
+        Setting(
+            "infer", bool, True, "weight sampled deals by what the plays say (fourth hand wins, cheaply)"
+        ),
+        Setting("contest", bool, True, "rollouts assume the opponents contest our contract until it is made"),
+        Setting("bid_shade", float, BID_SHADE, "share of deals scored a trick short when bidding", 0.0, 1.0),
+        Setting("duties", bool, True, "a partner's duties first: cover his Nil, keep off his sure trick"),
     )
 
     def __init__(
@@ -164,6 +177,10 @@ class ExpertBot(Bot):
         nil_floor: float = 0.6,
         blind_margin: float = 40.0,
         bag_weight: float = BAG_WEIGHT,
+        infer: bool = True,
+        contest: bool = True,
+        bid_shade: float = BID_SHADE,
+        duties: bool = True,
     ) -> None:
         for name, value, low in (
             ("samples", samples, 1),
@@ -184,6 +201,10 @@ class ExpertBot(Bot):
         self.nil_floor = float(nil_floor)
         self.blind_margin = float(blind_margin)
         self.bag_weight = float(bag_weight)
+        self.contest = bool(contest)
+        self.infer = bool(infer)
+        self.bid_shade = float(bid_shade)
+        self.duties = bool(duties)
         self._free_rng = random.Random(seed)
         warm()  # the exact endgame's compiled solver loads now, not during a decision
 
@@ -206,7 +227,7 @@ class ExpertBot(Bot):
         draws = [a for a in legal if isinstance(a, Draw)]
         if draws:
             return self._draw(obs, draws)
-        return Decision(legal[0], "the only kind of action open")
+        return Decision(legal[0], Text(N_("the only kind of action open")))
 
     def _rng_for(self, obs: Observation) -> random.Random:
         if self.seed is None:
@@ -239,7 +260,8 @@ class ExpertBot(Bot):
         # An opponent who passed cards to his Blind Nil partner bid on a hand we cannot rebuild.
         watch = [s for s in watch if not (obs.rules.partner_of(s) in exchanged and s != self._partner(obs))]
         drew = obs.players == 2 and obs.phase != "draw"
-        if (not watch and not drew) or self.overdraw == 1:
+        found = inference.clues(obs) if self.infer else []
+        if (not watch and not drew and not found) or self.overdraw == 1:
             return [sample_deal(k, rng) for _ in range(count)]
         pool = [sample_deal(k, rng) for _ in range(count * self.overdraw * (2 if drew else 1))]
         back = self._returned_to_partner(obs)
@@ -253,7 +275,7 @@ class ExpertBot(Bot):
             guess, nil_like = generic_guess(deck, obs.players), generic_nil_like(deck)
         weights = []
         for deal in pool:
-            w = 1.0
+            w = inference.weight(found, deal) if found else 1.0
             if drew:
                 # The opponent kept good cards as he drew: each is ~2.6 times likelier in his hand.
                 w *= DRAW_RATIO ** _good_cards(deal[1 - obs.seat] | k.played_by[1 - obs.seat])
@@ -295,7 +317,9 @@ class ExpertBot(Bot):
     # ------------------------------------------------------------------ play
     def _play(self, obs: Observation, plays: Sequence[Play], rng: random.Random) -> Decision:
         if len(plays) == 1:
-            return Decision(plays[0], f"play {card_text(plays[0].card)}: the only legal card")
+            return Decision(
+                plays[0], Text(N_("play {card}: the only legal card"), card=card_text(plays[0].card))
+            )
         start = time.perf_counter()
         k = Knowledge.of(obs)
         n = obs.players
@@ -304,11 +328,17 @@ class ExpertBot(Bot):
         board = None if deck.standard else generic.Board.of(deck)
         bids, blind = self._bid_views(obs)
         bids = [max(b, 0) for b in bids]
-        table = Table(obs.rules, bids)
+        press = obs.rules.side_of(me) if self.contest and obs.rules.teams else -1
+        table = Table(obs.rules, bids, press=press)
         scorer = Scorer(obs.rules, me, bids, blind, obs.totals, obs.bags, self.bag_weight)
         legal_mask = 0
         for p in plays:
             legal_mask |= 1 << p.card
+        # A partner's duties first (cover his Nil, keep off his sure trick): the search's
+        # sampled deals, played with every hand in view, misjudge exactly these.
+        duty = ""
+        if self.duties:
+            legal_mask, duty = partner_duty(obs, legal_mask)
         played_all = 0
         for m in k.played_by:
             played_all |= m
@@ -321,7 +351,13 @@ class ExpertBot(Bot):
         else:
             cands = board.distinct_moves(legal_mask, remaining)
         if len(cands) == 1:
-            return Decision(Play(cands[0]), f"play {card_text(cands[0])}: every legal card is equal")
+            if duty:
+                return Decision(
+                    Play(cands[0]), Text(N_("play {card}: {why}"), card=card_text(cands[0]), why=Text(duty))
+                )
+            return Decision(
+                Play(cands[0]), Text(N_("play {card}: every legal card is equal"), card=card_text(cands[0]))
+            )
         deals = self._weighted_deals(obs, k, self.samples, rng)
         trick = list(obs.trick)
         leader = obs.trick_leader
@@ -392,29 +428,39 @@ class ExpertBot(Bot):
         best = order[0]
         card = cands[best]
         avg = sums[best] / done
-        why = f"play {card_text(card)}: {avg:+.1f} points on average over {done} deals"
+        why = Text(
+            N_("play {card}: {points} points on average over {n} deals"),
+            card=card_text(card),
+            points=f"{avg:+.1f}",
+            n=done,
+        )
         if len(order) > 1:
             nxt = order[1]
-            why += f" ({card_text(cands[nxt])} {sums[nxt] / done:+.1f})"
+            why = Text(
+                N_("{reason} ({card} {points})"),
+                reason=why,
+                card=card_text(cands[nxt]),
+                points=f"{sums[nxt] / done:+.1f}",
+            )
         if not exact:
-            why += f"; we take {ours[best] / done:.1f} tricks"
+            why = Text(N_("{reason}; we take {tricks} tricks"), reason=why, tricks=f"{ours[best] / done:.1f}")
         else:
-            why += " (exact search of the last tricks)"
-        note = self._play_note(obs, table)
+            why = Text(N_("{reason} (exact search of the last tricks)"), reason=why)
+        note = self._play_note(obs, table) or duty
         if note:
-            why += f"; {note}"
+            why = Text(N_("{reason}; {note}"), reason=why, note=Text(note))
         return Decision(Play(card), why)
 
     def _play_note(self, obs: Observation, table: Table) -> str:
         me = obs.seat
         won = obs.tricks_won
         if table.nil[me] and won[me] == 0:
-            return "keeps my nil"
+            return N_("keeps my nil")
         p = table.partner[me]
         if p >= 0 and table.nil[p] and won[p] == 0:
-            return "keeps partner's nil covered"
+            return N_("keeps partner's nil covered")
         if any(won[t] == 0 for t in table.opp_nils[me]):
-            return "presses the opponent's nil"
+            return N_("presses the opponent's nil")
         return ""
 
     # ------------------------------------------------------------------ bidding
@@ -462,10 +508,19 @@ class ExpertBot(Bot):
             my_tricks += won_a[me]
             team = won_a[me] + (won_a[partner] if partner is not None and est[partner] > 0 else 0)
             team_tricks += team
+            # The rollouts see every card (double dummy): real play takes fewer tricks, so a
+            # share ``bid_shade`` of each deal is scored with one of my tricks lost to my left.
+            short = list(won_a)
+            if short[me] > 0:
+                short[me] -= 1
+                short[(me + 1) % n] += 1
+            shade = self.bid_shade
             for i, b in enumerate(numbers):
                 est[me] = b
                 scorer = Scorer(rules, me, est, blind, obs.totals, obs.bags, self.bag_weight)
-                number_values[i] += scorer.value(won_a)
+                number_values[i] += (1 - shade) * scorer.value(won_a) + (
+                    shade * scorer.value(short) if shade else 0.0
+                )
                 contract = b + (est[partner] if partner is not None and est[partner] > 0 else 0)
                 made[i] += team >= contract
             if nil_ok:
@@ -482,19 +537,54 @@ class ExpertBot(Bot):
         ):
             return Decision(
                 Bid(0),
-                f"bid nil: no trick taken in {nil_clean / m:.0%} of {m} deals; worth "
-                f"{nil_value / m:+.1f} points against {number_values[best_i] / m:+.1f} for the best number"
+                Text(
+                    N_(
+                        "bid nil: no trick taken in {share} of {n} deals; worth {points} points"
+                        " against {best} for the best number"
+                    ),
+                    share=f"{nil_clean / m:.0%}",
+                    n=m,
+                    points=f"{nil_value / m:+.1f}",
+                    best=f"{number_values[best_i] / m:+.1f}",
+                )
                 if best_i >= 0
-                else f"bid nil: no trick taken in {nil_clean / m:.0%} of {m} deals",
+                else Text(
+                    N_("bid nil: no trick taken in {share} of {n} deals"), share=f"{nil_clean / m:.0%}", n=m
+                ),
             )
         b = numbers[best_i]
+        figures = {
+            "bid": b,
+            "tricks": f"{my_tricks / m:.1f}",
+            "n": m,
+            "share": f"{made[best_i] / m:.0%}",
+            "points": f"{number_values[best_i] / m:+.1f}",
+        }
         why = (
-            f"bid {b}: I take {my_tricks / m:.1f} tricks on average over {m} deals"
-            + (f" (we {team_tricks / m:.1f})" if partner is not None else "")
-            + f"; made in {made[best_i] / m:.0%}, worth {number_values[best_i] / m:+.1f} points"
+            Text(
+                N_(
+                    "bid {bid}: I take {tricks} tricks on average over {n} deals (we {team});"
+                    " made in {share}, worth {points} points"
+                ),
+                team=f"{team_tricks / m:.1f}",
+                **figures,
+            )
+            if partner is not None
+            else Text(
+                N_(
+                    "bid {bid}: I take {tricks} tricks on average over {n} deals;"
+                    " made in {share}, worth {points} points"
+                ),
+                **figures,
+            )
         )
         if partner is not None and bids[partner] == 0:
-            why += f"; partner bid {'Blind Nil' if blind[partner] else 'nil'}, so I will cover"
+            cover = (
+                N_("{reason}; partner bid Blind Nil, so I will cover")
+                if blind[partner]
+                else N_("{reason}; partner bid nil, so I will cover")
+            )
+            why = Text(cover, reason=why)
         return Decision(Bid(b), why)
 
     def _before_looking(self, obs: Observation, legal: Sequence[Action], rng: random.Random) -> Decision:
@@ -503,15 +593,30 @@ class ExpertBot(Bot):
         blind_bid = next((a for a in legal if isinstance(a, Bid) and a.blind), None)
         p = self._partner(obs)
         if blind_bid is None or (p is not None and is_nil(obs.bids[p])):
-            return Decision(Look(), "look at my cards before bidding")
+            return Decision(Look(), Text(N_("look at my cards before bidding")))
         blind_v, look_v, clean, m = self._simulate_blind(obs, rng)
         if blind_v - self.blind_margin > look_v:
             return Decision(
                 blind_bid,
-                f"bid blind nil: worth {blind_v:+.1f} points against {look_v:+.1f} for a normal bid "
-                f"over {m} deals (clean in {clean:.0%})",
+                Text(
+                    N_(
+                        "bid blind nil: worth {points} points against {look} for a normal bid"
+                        " over {n} deals (clean in {share})"
+                    ),
+                    points=f"{blind_v:+.1f}",
+                    look=f"{look_v:+.1f}",
+                    n=m,
+                    share=f"{clean:.0%}",
+                ),
             )
-        return Decision(Look(), f"look: blind nil is worth {blind_v:+.1f} points, a normal bid {look_v:+.1f}")
+        return Decision(
+            Look(),
+            Text(
+                N_("look: blind nil is worth {points} points, a normal bid {look}"),
+                points=f"{blind_v:+.1f}",
+                look=f"{look_v:+.1f}",
+            ),
+        )
 
     def _simulate_blind(self, obs: Observation, rng: random.Random) -> tuple[float, float, float, int]:
         rules = obs.rules
@@ -572,22 +677,24 @@ class ExpertBot(Bot):
         cards = [a.card for a in legal]
         if is_blind(obs.bids[obs.seat]):
             cards.sort(key=_danger_first(tables_of(deck_of(obs.rules))))
-            role = "give back my most dangerous cards"
+            role = N_("pass {card}: give back my most dangerous cards")
         else:
             cards.sort(key=_low_first(tables_of(deck_of(obs.rules))))
-            role = "give my partner low cards for his blind nil"
+            role = N_("pass {card}: give my partner low cards for his blind nil")
         pick = cards[: max(1, k - chosen.bit_count())]
         card = pick[0]
-        return Decision(PassCard(card), f"pass {card_text(card)}: {role}")
+        return Decision(PassCard(card), Text(role, card=card_text(card)))
 
     def _draw(self, obs: Observation, legal: Sequence[Draw]) -> Decision:
         top = obs.stock_top
         keep = top is not None and ((top < 13 and top % 13 >= 6) or top % 13 >= 9)
         choice = next((d for d in legal if d.keep == keep), legal[0])
-        what = card_text(top) if top is not None else "the card"
+        what = card_text(top) if top is not None else Text(N_("the card"))
         if choice.keep:
-            return Decision(choice, f"keep {what}: a likely trick")
-        return Decision(choice, f"discard {what}: the unseen next card is worth more on average")
+            return Decision(choice, Text(N_("keep {card}: a likely trick"), card=what))
+        return Decision(
+            choice, Text(N_("discard {card}: the unseen next card is worth more on average"), card=what)
+        )
 
 
 __all__ = ["ExpertBot"]

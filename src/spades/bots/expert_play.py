@@ -141,10 +141,14 @@ class Scorer:
 class Table:
     """Per-decision facts the rollout policy reads for every seat: sides, bids, contracts."""
 
-    def __init__(self, rules: Rules, bids: Sequence[int], greedy: bool = False) -> None:
+    def __init__(self, rules: Rules, bids: Sequence[int], greedy: bool = False, press: int = -1) -> None:
         n = rules.players
         self.greedy = greedy
         """Number bidders always play for tricks (to measure what each hand can take)."""
+        self.press = press
+        """A side whose contract the other sides contest until it is made, even with their own
+        made (-1: none). The expert's card play puts its own side here: strong opponents take
+        overtricks to set a contract, and a plan that counts on their ducking is a gamble."""
         self.n = n
         self.side = [rules.side_of(s) for s in range(n)]
         self.partner: list[int] = [(s + 2) % 4 if rules.teams else -1 for s in range(n)]
@@ -287,6 +291,9 @@ def play_mode(table: Table, seat: int, won: list[int], taken: list[int], tricks_
     side = table.side[seat]
     need = table.contract[side] - taken[side]
     if need > 0 or table.greedy:
+        return 4
+    press = table.press
+    if press >= 0 and press != side and 0 < table.contract[press] - taken[press] <= tricks_left:
         return 4
     if table.sides == 2:
         opp_need = table.contract[1 - side] - taken[1 - side]

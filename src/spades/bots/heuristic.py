@@ -29,6 +29,7 @@ from spades.bots.knowledge import (
 )
 from spades.bots.settings import Setting
 from spades.cards import CardSet, card_text
+from spades.errors import N_, Text
 from spades.legal import STANDARD, Deck, deck_of
 from spades.observation import BidView, Observation
 
@@ -63,14 +64,15 @@ def evaluate(hand: int, players: int = 4, deck: Deck = STANDARD) -> tuple[float,
         honours.append(card_text(top[JACK]))
     length = max(0, n_sp - 3)
     est += length
-    words = []
+    words: list[str] = []
     if honours:
         words.append(" ".join(honours))
     if length:
-        words.append(f"{n_sp} spades")
+        words.append(Text(N_("{n} spades"), n=n_sp))
     trump_tricks = est
     spare = max(0, n_sp - round(trump_tricks))
-    aces, kings = [], []
+    aces: list[Text] = []
+    kings: list[Text] = []
     shorts: list[tuple[int, int]] = []
     for suit in (1, 2, 3):
         cs = cards_of(hand, suit, deck)
@@ -78,16 +80,16 @@ def evaluate(hand: int, players: int = 4, deck: Deck = STANDARD) -> tuple[float,
         rs = {level[c] for c in cs}
         if ACE in rs:
             est += 1 if n <= 6 else 0.5
-            aces.append(SUIT_WORDS[suit])
+            aces.append(Text(SUIT_WORDS[suit]))
         if KING in rs:
             if n == 1:
                 est += 0.2
             elif ACE in rs:
                 est += 1 if n <= 4 else 0.5
-                kings.append(SUIT_WORDS[suit])
+                kings.append(Text(SUIT_WORDS[suit]))
             else:
                 est += 0.7 if n <= 4 else 0.4
-                kings.append(SUIT_WORDS[suit])
+                kings.append(Text(SUIT_WORDS[suit]))
         if QUEEN in rs and n >= 2:
             if ACE in rs and KING in rs:
                 est += 0.7 if n <= 3 else 0.3
@@ -97,7 +99,7 @@ def evaluate(hand: int, players: int = 4, deck: Deck = STANDARD) -> tuple[float,
                 est += 0.15
         if n <= 2:
             shorts.append((n, suit))
-    ruffs = []
+    ruffs: list[Text] = []
     for n, suit in sorted(shorts):
         if spare <= 0:
             break
@@ -111,13 +113,19 @@ def evaluate(hand: int, players: int = 4, deck: Deck = STANDARD) -> tuple[float,
             use = 1
             est += 0.3
         spare -= use
-        ruffs.append(("void in " if n == 0 else "short in ") + SUIT_WORDS[suit])
+        ruffs.append(
+            Text(N_("void in {suit}") if n == 0 else N_("short in {suit}"), suit=Text(SUIT_WORDS[suit]))
+        )
     if aces:
-        words.append("side aces in " + " and ".join(aces) if len(aces) > 1 else f"ace of {aces[0]}")
+        words.append(
+            Text(N_("side aces in {suits}"), suits=_joined(aces, N_("{a} and {b}")))
+            if len(aces) > 1
+            else Text(N_("ace of {suit}"), suit=aces[0])
+        )
     if kings:
-        words.append("guarded kings in " + " and ".join(kings))
+        words.append(Text(N_("guarded kings in {suits}"), suits=_joined(kings, N_("{a} and {b}"))))
     if ruffs:
-        words.append(", ".join(ruffs) + " with trumps to ruff")
+        words.append(Text(N_("{ruffs} with trumps to ruff"), ruffs=_joined(ruffs, N_("{a}, {b}"))))
     # Calibrated on heuristic self-play (tricks regressed on the raw count): honours are
     # worth a little less than their face, and small cards win a few tricks of their own.
     # With two hands sharing 13 tricks every card counts for more than at a four-seat table.
@@ -201,6 +209,7 @@ class HeuristicBot(Bot):
         Setting("blind_nil", bool, True, "bid Blind Nil when the score calls for it"),
         Setting("aggression", float, 0.0, "tricks added to every bid estimate", -3.0, 3.0),
         Setting("nil_limit", float, 1.5, "the nil_danger a Nil may carry", 0.0, 10.0),
+        Setting("mistakes", float, 0.0, "chance of a slip (another legal card, a bid one off)", 0.0, 1.0),
     )
 
     def __init__(
@@ -211,6 +220,7 @@ class HeuristicBot(Bot):
         blind_nil: bool = True,
         aggression: float = 0.0,
         nil_limit: float = 1.5,
+        mistakes: float = 0.0,
     ) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
@@ -218,10 +228,62 @@ class HeuristicBot(Bot):
         self.allow_blind_nil = bool(blind_nil)
         self.aggression = float(aggression)
         self.nil_limit = float(nil_limit)
+        self.mistakes = float(mistakes)
 
     def decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
         if not legal:
             raise ValueError("no legal action to choose from")
+        decision = self._decide(obs, legal)
+        if self.mistakes > 0:
+            decision = self._slip(obs, legal, decision)
+        return decision
+
+    def _slip_rng(self, obs: Observation) -> random.Random:
+        """The source of slips: with a seed, drawn from the seed and the position alone, so a
+        game replays alike whatever came before (a table rebuilt from its log, a resumed game)."""
+        if self.seed is None:
+            return self.rng
+        played = sum(len(t.cards) for t in obs.tricks) + len(obs.trick)
+        return random.Random(f"{self.seed}|slip|{obs.seat}|{obs.hand_number}|{obs.phase}|{played}")
+
+    def _slip(self, obs: Observation, legal: Sequence[Action], decision: Decision) -> Decision:
+        """A weaker level's mistake, honestly made: with probability ``mistakes`` a card is
+        another legal card drawn at random, and a number bid one more or one less (never Nil,
+        never a bid the rules refuse). Passing, looking and Blind Nil are left alone."""
+        chosen = decision.action
+        if isinstance(chosen, Play):
+            others = [a.card for a in legal if isinstance(a, Play) and a.card != chosen.card]
+            if not others:
+                return decision
+            rng = self._slip_rng(obs)
+            if rng.random() >= self.mistakes:
+                return decision
+            card = rng.choice(sorted(others))
+            why = Text(
+                N_("play {card}: a slip (a careful player plays {best})"),
+                card=card_text(card),
+                best=card_text(chosen.card),
+            )
+            return Decision(Play(card), why)
+        if isinstance(chosen, Bid) and not chosen.blind and chosen.tricks > 0:
+            near = sorted(
+                a.tricks
+                for a in legal
+                if isinstance(a, Bid) and not a.blind and a.tricks > 0 and abs(a.tricks - chosen.tricks) == 1
+            )
+            if not near:
+                return decision
+            rng = self._slip_rng(obs)
+            if rng.random() >= self.mistakes:
+                return decision
+            tricks = rng.choice(near)
+            return Decision(
+                Bid(tricks),
+                Text(N_("bid {bid}: a slip (a careful count says {best})"), bid=tricks, best=chosen.tricks),
+            )
+        return decision
+
+    def _decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
         first = legal[0]
         if isinstance(first, Play):
             return self._play(obs, legal)
@@ -231,7 +293,7 @@ class HeuristicBot(Bot):
             return self._pass(obs, legal)
         if isinstance(first, Draw):
             return self._draw(obs)
-        return Decision(first, "the only kind of action offered")
+        return Decision(first, Text(N_("the only kind of action offered")))
 
     # ------------------------------------------------------------------ score situation
     @staticmethod
@@ -262,13 +324,23 @@ class HeuristicBot(Bot):
                 # Without help it fails about half the time: only as a last throw.
                 desperate = behind >= 300 or (behind >= 150 and near_end)
             if blind is not None and self.allow_blind_nil and desperate and not partner_nil:
-                return Decision(blind, f"bid blind nil: {behind} points behind, the game needs a big swing")
-            return Decision(Look(), "look at my cards before bidding")
+                return Decision(
+                    blind,
+                    Text(
+                        N_("bid blind nil: {behind} points behind, the game needs a big swing"), behind=behind
+                    ),
+                )
+            return Decision(Look(), Text(N_("look at my cards before bidding")))
         assert obs.hand is not None
         numbers = {a.tricks: a for a in legal if isinstance(a, Bid) and not a.blind}
         if len(numbers) == 1:
             (only,) = numbers.values()
-            return Decision(only, f"bid {'nil' if only.tricks == 0 else only.tricks}: the only bid allowed")
+            return Decision(
+                only,
+                Text(
+                    N_("bid {bid}: the only bid allowed"), bid="nil" if only.tricks == 0 else str(only.tricks)
+                ),
+            )
         deck = deck_of(rules)
         hand = obs.hand.mask
         est, words = evaluate(hand, obs.players, deck)
@@ -297,9 +369,9 @@ class HeuristicBot(Bot):
                 limit = 0.5
             nil_est = est + (1.0 if obs.players == 2 else 0.0)  # before the two-player shade
             if danger <= limit and nil_est <= 2.2:
-                why = "bid nil: no high spades and low cards to duck in every suit"
+                why = Text(N_("bid nil: no high spades and low cards to duck in every suit"))
                 if mate is not None:
-                    why += f"; partner bid {mate} and can cover"
+                    why = Text(N_("{reason}; partner bid {mate} and can cover"), reason=why, mate=mate)
                 return Decision(numbers[0], why)
 
         tricks = deck.hand_size
@@ -307,32 +379,40 @@ class HeuristicBot(Bot):
         # The score: near the bag limit bid up to the tricks; near the target bid safe.
         if rules.bags != "off" and bags >= rules.bag_limit - 3:
             bid = int(est + 0.8)
-            notes.append(f"{bags} bags, so I bid up")
+            notes.append(Text(N_("{bags} bags, so I bid up"), bags=bags))
         if mine + 10 * max(1, bid) >= rules.target and best_other < rules.target - 100:
             bid = int(est + 0.2)
-            notes.append("a safe contract wins the game")
+            notes.append(Text(N_("a safe contract wins the game")))
         elif best_other >= rules.target - 60 and best_other - mine >= 60:
             bid = int(est + 0.9)
-            notes.append("they are near the target, so I stretch")
+            notes.append(Text(N_("they are near the target, so I stretch")))
         others = sum(b for b in (self._number(v) for v in obs.bids) if b is not None)
         if others + bid > tricks + 1 and bid > 1:
             # Someone is overbidding; shade by a trick at most (a wild bidder takes no more).
             bid = max(bid - 1, tricks + 1 - others)
-            notes.append(f"{others} tricks already bid")
+            notes.append(Text(N_("{n} tricks already bid"), n=others))
         if partner_nil:
             bid = max(bid, int(est + 0.7))
-            notes.append(f"partner bid {'Blind Nil' if is_blind(pbid) else 'nil'} so I will cover")
+            notes.append(
+                Text(
+                    N_("partner bid Blind Nil so I will cover")
+                    if is_blind(pbid)
+                    else N_("partner bid nil so I will cover")
+                )
+            )
         bid = min(max(bid, 1), tricks)
         if bid not in numbers:
             # The rules narrow the bids (min_bid, team_min_bid): the nearest allowed number.
             allowed = [b for b in numbers if b > 0] or list(numbers)
             near = min(allowed, key=lambda b: (abs(b - bid), b))
             if near != bid:
-                notes.append(f"{bid} is not allowed here")
+                notes.append(Text(N_("{bid} is not allowed here"), bid=bid))
             bid = near
-        reason = "; ".join(([", ".join(words)] if words else ["no sure tricks"]) + notes)
+        reason = _joined(
+            [_joined(words, N_("{a}, {b}")) if words else Text(N_("no sure tricks")), *notes], N_("{a}; {b}")
+        )
         shown = "nil" if bid == 0 else str(bid)
-        return Decision(numbers[bid], f"bid {shown}: {reason}")
+        return Decision(numbers[bid], Text(N_("bid {bid}: {reason}"), bid=shown, reason=reason))
 
     def _bid_fixed(
         self, obs: Observation, numbers: dict[int, Bid], est: float, danger: float, words: list[str]
@@ -353,13 +433,19 @@ class HeuristicBot(Bot):
                 per = 20 if rules.big_bid is not None and b >= rules.big_bid else 10
                 values[b] = made * per * b - (1 - made) * loss
         best = max(values, key=lambda b: (values[b], -b))
-        why = ", ".join(words) if words else "no sure tricks"
+        why = _joined(words, N_("{a}, {b}")) if words else Text(N_("no sure tricks"))
         shown = "nil" if best == 0 else str(best)
-        options = " or ".join("nil" if b == 0 else str(b) for b in sorted(numbers))
+        options = _joined(["nil" if b == 0 else str(b) for b in sorted(numbers)], N_("{a} or {b}"))
         return Decision(
             numbers[best],
-            f"bid {shown}: worth {values[best]:+.0f} points by my count "
-            f"({why}; bidding {rules.bidding}: {options})",
+            Text(
+                N_("bid {bid}: worth {points} points by my count ({why}; bidding {system}: {options})"),
+                bid=shown,
+                points=f"{values[best]:+.0f}",
+                why=why,
+                system=rules.bidding,
+                options=options,
+            ),
         )
 
     @staticmethod
@@ -383,35 +469,39 @@ class HeuristicBot(Bot):
                 return r + (6 if t.spade[c] else 0) - 0.5 * suit_length(hand, deck.suit_of[c], deck)
 
             order = sorted(avail, key=danger, reverse=True)
-            what = "my most dangerous cards"
+            what = N_("my most dangerous cards")
         else:
             # Partner of a Blind Nil: give him low cards to duck with; keep high ones to cover.
             order = sorted(avail, key=lambda c: (t.below[c].bit_count(), t.spade[c]))
-            what = "my lowest cards, so partner can duck"
+            what = N_("my lowest cards, so partner can duck")
         need = k - chosen.bit_count()
         pick = order[:need]
         if chosen or need == 1:
-            return Decision(PassCard(pick[0]), f"pass {card_text(pick[0])}: {what}")
+            return Decision(
+                PassCard(pick[0]), Text(N_("pass {cards}: {what}"), cards=card_text(pick[0]), what=Text(what))
+            )
         cards = CardSet(pick)
-        return Decision(PassCards(cards), f"pass {cards}: {what}")
+        return Decision(PassCards(cards), Text(N_("pass {cards}: {what}"), cards=str(cards), what=Text(what)))
 
     def _draw(self, obs: Observation) -> Decision:
         top = obs.stock_top
         if top is None:
-            return Decision(Draw(False), "no card shown: take the next one")
+            return Decision(Draw(False), Text(N_("no card shown: take the next one")))
         t = tables_of(deck_of(obs.rules))
         r = t.level[top]
         keep = r >= JACK or (t.spade[top] and r >= 6)
         text = card_text(top)
         if keep:
-            return Decision(Draw(True), f"keep {text}: a likely trick")
-        return Decision(Draw(False), f"discard {text}: the unseen card is worth as much")
+            return Decision(Draw(True), Text(N_("keep {card}: a likely trick"), card=text))
+        return Decision(Draw(False), Text(N_("discard {card}: the unseen card is worth as much"), card=text))
 
     # ------------------------------------------------------------------ play
     def _play(self, obs: Observation, legal: Sequence[Action]) -> Decision:
         cards = [a.card for a in legal if isinstance(a, Play)]
         if len(cards) == 1:
-            return Decision(Play(cards[0]), f"play {card_text(cards[0])}: the only legal card")
+            return Decision(
+                Play(cards[0]), Text(N_("play {card}: the only legal card"), card=card_text(cards[0]))
+            )
         k = Knowledge.of(obs)
         me = obs.seat
         partner = k.partner
@@ -421,7 +511,7 @@ class HeuristicBot(Bot):
             card, why = _play_cover(k, cards, partner)
         else:
             card, why = _play_normal(k, obs, cards)
-        return Decision(Play(card), f"play {card_text(card)}: {why}")
+        return Decision(Play(card), Text(N_("play {card}: {why}"), card=card_text(card), why=why))
 
 
 # ---------------------------------------------------------------------- play helpers
@@ -458,7 +548,7 @@ def _play_nil(k: Knowledge, cards: list[int]) -> tuple[int, str]:
             return (t.spade[c], -k.higher_unseen(c).bit_count(), t.level[c])
 
         c = min(cards, key=lead_key)
-        return c, "nil: lead the card most likely to be beaten"
+        return c, Text(N_("nil: lead the card most likely to be beaten"))
     _, best = win
     lead = suit_of[k.trick[0]]
     under = [c for c in cards if not beats(c, best, lead, deck)]
@@ -468,14 +558,14 @@ def _play_nil(k: Knowledge, cards: list[int]) -> tuple[int, str]:
             spades_under = [x for x in under if t.spade[x]]
             if t.spade[best] and lead != 0 and spades_under:
                 c = max(spades_under, key=t.power.__getitem__)
-                return c, "nil: the trick is trumped higher, so shed a spade under it"
+                return c, Text(N_("nil: the trick is trumped higher, so shed a spade under it"))
             c = _discard(k, under, high=True)
-            return c, "nil: void, so shed my most dangerous card"
-        return c, "nil: the highest card that still ducks"
+            return c, Text(N_("nil: void, so shed my most dangerous card"))
+        return c, Text(N_("nil: the highest card that still ducks"))
     later = k.to_play_after_me()
     if later:
-        return _lowest(cards, t), "nil: cannot duck, so play low and hope it is beaten"
-    return _highest(cards, t), "nil is broken this trick: shed my highest card"
+        return _lowest(cards, t), Text(N_("nil: cannot duck, so play low and hope it is beaten"))
+    return _highest(cards, t), Text(N_("nil is broken this trick: shed my highest card"))
 
 
 def _play_cover(k: Knowledge, cards: list[int], partner: int) -> tuple[int, str]:
@@ -492,34 +582,36 @@ def _play_cover(k: Knowledge, cards: list[int], partner: int) -> tuple[int, str]
 
         c = max(cards, key=lead_key)
         if pvoid >> (suit_of[c]) & 1 and not t.spade[c]:
-            return c, "cover partner's nil: lead a suit he is void in"
-        return c, "cover partner's nil: lead high so he can play under"
+            return c, Text(N_("cover partner's nil: lead a suit he is void in"))
+        return c, Text(N_("cover partner's nil: lead high so he can play under"))
     wseat, best = win
     lead = suit_of[k.trick[0]]
     winners = [c for c in cards if beats(c, best, lead, deck)]
     if wseat == partner:
         if winners:
             c = min(winners, key=lambda x: (t.spade[x], t.level[x]))
-            return c, "overtake partner's card to save his nil"
-        return _discard(k, cards, high=False), "cannot overtake partner; keep my strength"
+            return c, Text(N_("overtake partner's card to save his nil"))
+        return _discard(k, cards, high=False), Text(N_("cannot overtake partner; keep my strength"))
     if partner in later:
         if winners:
             holding = [c for c in winners if k.would_hold(c)]
             c = min(holding, key=lambda x: (t.spade[x], t.level[x])) if holding else _highest(winners, t)
-            return c, "play high so partner can duck under my card"
+            return c, Text(N_("play high so partner can duck under my card"))
         follow = [c for c in cards if suit_of[c] == lead]
         if follow:
-            return _highest(follow, t), "play high so partner can duck"
-        return _discard(k, cards, high=False), "cannot win it; partner must duck on his own"
+            return _highest(follow, t), Text(N_("play high so partner can duck"))
+        return _discard(k, cards, high=False), Text(N_("cannot win it; partner must duck on his own"))
     # Partner already played under someone else's card: play for my side's contract.
     if winners and k.need(k.seat) > 0:
-        return min(winners, key=lambda x: (t.spade[x], t.level[x])), "partner is safe; take the trick cheaply"
+        return min(winners, key=lambda x: (t.spade[x], t.level[x])), Text(
+            N_("partner is safe; take the trick cheaply")
+        )
     under = [c for c in cards if not beats(c, best, lead, deck)]
     if under:
         return _discard(k, under, high=False) if suit_of[under[0]] != lead else _lowest(under, t), (
-            "partner is safe; play low"
+            Text(N_("partner is safe; play low"))
         )
-    return _lowest(cards, t), "partner is safe"
+    return _lowest(cards, t), Text(N_("partner is safe"))
 
 
 def _set_mode(k: Knowledge, obs: Observation) -> bool:
@@ -548,14 +640,17 @@ def _play_normal(k: Knowledge, obs: Observation, cards: list[int]) -> tuple[int,
         # Already set: my tricks cost nothing, theirs past their contract are bags for them.
         want = any(k.need(s) > 0 for s in k.opponents())
         need = 0
+    goal: Text
     if lost:
-        goal = "our contract is lost, " + ("set theirs" if want else "let them take bags")
+        goal = Text(
+            N_("our contract is lost, set theirs") if want else N_("our contract is lost, let them take bags")
+        )
     elif need > 0:
-        goal = f"need {need} more"
+        goal = Text(N_("need {n} more"), n=need)
     elif want:
-        goal = "set them" if not bags_off else "tricks are free of bags"
+        goal = Text(N_("set them") if not bags_off else N_("tricks are free of bags"))
     else:
-        goal = "contract made, avoid bags"
+        goal = Text(N_("contract made, avoid bags"))
     win = k.current_winner()
     later = k.to_play_after_me()
 
@@ -567,34 +662,40 @@ def _play_normal(k: Knowledge, obs: Observation, cards: list[int]) -> tuple[int,
             if fine:
                 # The card with the fewest unseen cards under it: the nil has to go over it.
                 c = min(fine, key=lambda x: (_unseen_below(k, x), t.spade[x], t.level[x]))
-                return c, "lead low to squeeze the nil bidder"
+                return c, Text(N_("lead low to squeeze the nil bidder"))
         if want:
             masters = [
                 c for c in cards if not t.spade[c] and k.is_master(c) and not _ruff_risk(k, suit_of[c])
             ]
             if masters:
-                return max(masters, key=lambda c: t.level[c]), f"{goal}: cash a sure winner"
+                return max(masters, key=lambda c: t.level[c]), Text(
+                    N_("{goal}: cash a sure winner"), goal=goal
+                )
             spades = [c for c in cards if t.spade[c]]
             if spades and k.is_master(max(spades, key=t.power.__getitem__)) and len(spades) >= 3:
-                return max(spades, key=t.power.__getitem__), f"{goal}: draw trumps with the top spade"
+                return max(spades, key=t.power.__getitem__), Text(
+                    N_("{goal}: draw trumps with the top spade"), goal=goal
+                )
             if partner is not None and not k.voids[partner] & 1 and k.unseen & t.spades:
                 ruff = [c for c in cards if not t.spade[c] and k.voids[partner] >> (suit_of[c]) & 1]
                 if ruff:
-                    return _lowest(ruff, t), f"{goal}: lead to partner's void so he can ruff"
+                    return _lowest(ruff, t), Text(
+                        N_("{goal}: lead to partner's void so he can ruff"), goal=goal
+                    )
             if k.hand & t.spades:
                 singles = [c for c in cards if not t.spade[c] and suit_length(k.hand, suit_of[c]) == 1]
                 singles = [c for c in singles if not k.is_master(c)]
                 if singles:
-                    return _lowest(singles, t), f"{goal}: lead my singleton to ruff later"
+                    return _lowest(singles, t), Text(N_("{goal}: lead my singleton to ruff later"), goal=goal)
             side = [c for c in cards if not t.spade[c]] or cards
             longest = max(side, key=lambda c: (suit_length(k.hand, suit_of[c]), -(t.level[c])))
             low = min((c for c in side if suit_of[c] == suit_of[longest]), key=lambda c: t.level[c])
-            return low, f"{goal}: lead low from my long suit"
+            return low, Text(N_("{goal}: lead low from my long suit"), goal=goal)
 
         def duck_key(c: int) -> tuple[bool, int, int]:
             return (t.spade[c], -k.higher_unseen(c).bit_count(), t.level[c])
 
-        return min(cards, key=duck_key), f"{goal}: lead a card others will beat"
+        return min(cards, key=duck_key), Text(N_("{goal}: lead a card others will beat"), goal=goal)
 
     # ---------------- following
     wseat, best = win
@@ -610,48 +711,59 @@ def _play_normal(k: Knowledge, obs: Observation, cards: list[int]) -> tuple[int,
                 if following
                 else _discard(k, losers, False)
             )
-            return c, "let the nil bidder take this trick"
+            return c, Text(N_("let the nil bidder take this trick"))
         covered = k.teams and wseat in k.opponents() and (t.spade[best] or t.level[best] >= TEN)
         if any(s in later for s in opp_nils) and not covered and not (need > 0 and len(later) == 1):
             # Any card under the best keeps the bar low; the highest such saves my low cards
             # for leading through the nil later.
             c = max(losers, key=lambda x: t.level[x]) if following else _discard(k, losers, high=True)
-            return c, "stay under the best card; the nil bidder must still duck it"
+            return c, Text(N_("stay under the best card; the nil bidder must still duck it"))
 
     if want:
         partner_wins = wseat == partner
         if partner_wins and k.would_hold(best) and losers:
             return (_lowest(losers, t) if following else _discard(k, losers, False)), (
-                f"{goal}: partner's card is winning; don't overtake"
+                Text(N_("{goal}: partner's card is winning; don't overtake"), goal=goal)
             )
         if not winners:
-            return (
-                _lowest(cards, t) if following else _discard(k, cards, False)
-            ), f"{goal}: cannot win this one"
+            return (_lowest(cards, t) if following else _discard(k, cards, False)), Text(
+                N_("{goal}: cannot win this one"), goal=goal
+            )
         holding = [c for c in winners if k.would_hold(c)]
         if holding:
             c = min(holding, key=lambda x: (t.spade[x], t.level[x]))
             if partner_wins:
-                return c, f"{goal}: partner may be beaten, so I take it"
-            return c, f"{goal}: win with the cheapest sure card"
+                return c, Text(N_("{goal}: partner may be beaten, so I take it"), goal=goal)
+            return c, Text(N_("{goal}: win with the cheapest sure card"), goal=goal)
         if partner_wins:
             return (_lowest(losers, t) if losers and following else _lowest(cards, t)), (
-                f"{goal}: leave partner's card"
+                Text(N_("{goal}: leave partner's card"), goal=goal)
             )
         if len(k.trick) == 1 and partner in later and following:
-            return _lowest(cards, t), f"{goal}: second hand low"
+            return _lowest(cards, t), Text(N_("{goal}: second hand low"), goal=goal)
         if following:
-            return max(winners, key=t.power.__getitem__), f"{goal}: third hand high"
-        return min(winners, key=lambda x: t.level[x]), f"{goal}: trump it"
+            return max(winners, key=t.power.__getitem__), Text(N_("{goal}: third hand high"), goal=goal)
+        return min(winners, key=lambda x: t.level[x]), Text(N_("{goal}: trump it"), goal=goal)
 
     # Contract made: duck, and shed high cards while it is safe.
     if losers:
         if following:
-            return max(losers, key=lambda x: t.level[x]), f"{goal}: the highest card that ducks"
-        return _discard(k, losers, high=True), f"{goal}: shed a high card"
+            return max(losers, key=lambda x: t.level[x]), Text(
+                N_("{goal}: the highest card that ducks"), goal=goal
+            )
+        return _discard(k, losers, high=True), Text(N_("{goal}: shed a high card"), goal=goal)
     if later:
-        return _lowest(cards, t), f"{goal}: play low and hope to be beaten"
-    return _highest(cards, t), f"{goal}: forced to win, so shed my highest"
+        return _lowest(cards, t), Text(N_("{goal}: play low and hope to be beaten"), goal=goal)
+    return _highest(cards, t), Text(N_("{goal}: forced to win, so shed my highest"), goal=goal)
+
+
+def _joined(items: Sequence[str], template: str) -> str:
+    """Items joined two by two with a marked template (``"{a} and {b}"``), so each language says
+    its own "and"; one item is itself. The English is what ``" and ".join`` gives."""
+    out = items[0]
+    for item in items[1:]:
+        out = Text(template, a=out, b=item)
+    return out
 
 
 def _unseen_below(k: Knowledge, card: int) -> int:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from spades.actions import Action, Look
 from spades.bots.base import Bot, Decision
+from spades.errors import N_, Text
 from spades.observation import Observation
 
 
@@ -19,7 +20,7 @@ class RandomBot(Bot):
     def decide(self, obs: Observation, legal: Sequence[Action]) -> Decision:
         if not legal:
             raise ValueError("no legal action to choose from")
-        return Decision(self.rng.choice(list(legal)), "a random legal action")
+        return Decision(self.rng.choice(list(legal)), Text(N_("a random legal action")))
 
 
 __all__ = ["Look", "RandomBot"]

@@ -7,19 +7,22 @@ import sys
 
 import click
 
+from spades.i18n import N_
 from spades.protocol.server import serve
 
 
-@click.command("bot")
+@click.command(
+    "bot",
+    help=N_(
+        "Run bot NAME on stdin/stdout, speaking the bot protocol (docs/bot-protocol.md).\n\n"
+        "Settings are KEY=VALUE words (or NAME:KEY=VALUE,...), as elsewhere: `spades bot expert "
+        "samples=40 --seed 3`. Seat it anywhere a bot is accepted with `cmd:spades bot NAME`."
+    ),
+)
 @click.argument("name")
 @click.argument("settings", nargs=-1)
-@click.option("--seed", type=int, default=None, help="Seed of the bot's random choices.")
+@click.option("--seed", type=int, default=None, help=N_("Seed of the bot's random choices."))
 def command(name: str, settings: tuple[str, ...], seed: int | None) -> None:
-    """Run bot NAME on stdin/stdout, speaking the bot protocol (docs/bot-protocol.md).
-
-    Settings are KEY=VALUE words (or NAME:KEY=VALUE,...), as elsewhere: `spades bot expert
-    samples=40 --seed 3`. Seat it anywhere a bot is accepted with `cmd:spades bot NAME`.
-    """
     spec = name
     if settings:
         spec += ("," if ":" in name else ":") + ",".join(settings)

@@ -40,7 +40,8 @@ def require_terminal() -> None:
 @click.option(
     "--bots",
     metavar="SPEC[,SPEC,SPEC]",
-    help="Computer players: one spec for all, or one per seat clockwise from your left "
+    help="Computer players: one spec for all, or one per seat clockwise from your left: "
+    "a level (beginner, club, expert; '--bots list' says what each is like) or a bot "
     "(random, heuristic, expert; settings as expert:samples=40).",
 )
 @click.option(
@@ -84,6 +85,11 @@ def command(
 ) -> None:
     """Play Spades in the terminal: you and three computer players."""
     set_language(choose_language(lang))  # first: a bad --lang is one line, before anything else
+    if bots is not None and bots.strip().lower() == "list":
+        from spades.tui.config import level_menu
+
+        click.echo("\n".join(level_menu()))
+        return
     game = None
     if resume_path is not None:
         given = [
@@ -114,14 +120,13 @@ def command(
     for spec in sorted(set(config.bots.values())):
         check_spec(spec)  # a bad bot setting is one line now, not an error inside the game screen
     require_terminal()
-    if any(spec.split(":")[0] == "expert" for spec in config.bots.values()):
-        # The expert loads its compiled search (a second after `spades warm`, which the install
-        # runs; minutes without it): say so before the screen is taken.
-        click.echo(_("Preparing the computer players…"), err=True)
     from spades.tui.app import SpadesApp  # Textual loads only when the game starts
     from spades.tui.session import Session
 
-    app = SpadesApp(config, Session(config, game=game))
+    # The bots are built once the table is on screen, in a thread (the expert loads its
+    # compiled search: a second after `spades warm`, minutes without it); the screen says
+    # "Preparing the computer players…" meanwhile and answers every key.
+    app = SpadesApp(config, Session(config, game=game, later=True))
     try:
         app.run()
     finally:

@@ -8,6 +8,7 @@ import json
 import click
 
 from spades import record
+from spades.i18n import N_, _
 from spades.report import describe
 from spades.state import seat_name
 
@@ -21,22 +22,25 @@ def seat_of(text: str, players: int) -> int:
         if text.lower() == name.lower():
             return s
     raise click.BadParameter(
-        f"{text!r} is not a seat of this {players}-player game ({', '.join(names)} or 0-{players - 1})",
+        _("{seat} is not a seat of this {players}-player game ({names} or 0-{top})").format(
+            seat=repr(text), players=players, names=", ".join(_(n) for n in names), top=players - 1
+        ),
         param_hint="--seat",
     )
 
 
-@click.command("replay")
+@click.command("replay", help=N_("Check a game record, replay it and print the score after each hand."))
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--json", "as_json", is_flag=True, help="Print the documented JSON summary.")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the documented JSON summary."))
 @click.option(
     "--seat",
     metavar="SEAT",
-    help="Tell the game as this seat (number or name, e.g. south) saw it: the other player's "
-    "draw and others' Blind Nil passes without their cards.",
+    help=N_(
+        "Tell the game as this seat (number or name, e.g. south) saw it: the other player's "
+        "draw and others' Blind Nil passes without their cards."
+    ),
 )
 def command(file: str, as_json: bool, seat: str | None) -> None:
-    """Check a game record, replay it and print the score after each hand."""
     if file == "-":
         text = click.get_text_stream("stdin").read()  # type: ignore[operator,unused-ignore]
         rep = record.loads(text)
@@ -46,4 +50,6 @@ def command(file: str, as_json: bool, seat: str | None) -> None:
         click.echo(json.dumps(record.summary(rep.game)))
     else:
         view = None if seat is None else seat_of(seat, rep.game.n)
-        click.echo(describe(rep.game, rep.players, view))
+        # Players a record leaves unnamed are called by their seats: in the reader's words.
+        names = [_(p) if p == seat_name(i, rep.game.n) else p for i, p in enumerate(rep.players)]
+        click.echo(describe(rep.game, names, view))

@@ -13,37 +13,42 @@ from typing import Any
 
 import click
 
-from spades.errors import SpadesError
+from spades.errors import SpadesError, Text
+from spades.i18n import N_, _
 
 CONFIG_ENV = "SPADES_SERVE_CONFIG"
 
 
-@click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.command(
+    "serve", help=N_("Serve Spades in the browser: create tables, play with people and bots, replay games.")
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help=N_("Address to listen on."))
+@click.option("--port", default=8000, show_default=True, type=int, help=N_("Port to listen on."))
 @click.option(
     "--db",
     "db_url",
     default=None,
     metavar="URL",
-    help="Database URL: sqlite:///PATH or postgresql://USER@HOST/DB "
-    "(default: an SQLite file in your user data directory).",
+    help=N_(
+        "Database URL: sqlite:///PATH or postgresql://USER@HOST/DB "
+        "(default: an SQLite file in your user data directory)."
+    ),
 )
 @click.option(
     "--redis",
     "redis_url",
     default=None,
     metavar="URL",
-    help="Redis URL (redis://HOST:6379/0): share the database with other spades servers as one service.",
+    help=N_("Redis URL (redis://HOST:6379/0): share the database with other spades servers as one service."),
 )
 @click.option(
     "--workers",
     default=1,
     show_default=True,
     type=click.IntRange(1, 64),
-    help="Server processes on this machine (more than one needs --redis).",
+    help=N_("Server processes on this machine (more than one needs --redis)."),
 )
-@click.option("--log-level", default="warning", show_default=True, help="uvicorn log level.")
+@click.option("--log-level", default="warning", show_default=True, help=N_("uvicorn log level."))
 @click.option(
     "--idle",
     "idle_s",
@@ -51,7 +56,7 @@ CONFIG_ENV = "SPADES_SERVE_CONFIG"
     show_default=True,
     type=click.FloatRange(min=0),
     metavar="SECONDS",
-    help="A finished table nobody uses leaves memory after this long (it stays in the store).",
+    help=N_("A finished table nobody uses leaves memory after this long (it stays in the store)."),
 )
 @click.option(
     "--waiting-ttl",
@@ -59,36 +64,38 @@ CONFIG_ENV = "SPADES_SERVE_CONFIG"
     show_default=True,
     type=click.FloatRange(min=0),
     metavar="SECONDS",
-    help="A table still waiting for people this long after its creation expires (0: never).",
+    help=N_("A table still waiting for people this long after its creation expires (0: never)."),
 )
 @click.option(
     "--max-tables",
     default=5000,
     show_default=True,
     type=click.IntRange(min=1),
-    help="Live tables (waiting or playing) the whole service holds at most.",
+    help=N_("Live tables (waiting or playing) the whole service holds at most."),
 )
 @click.option(
     "--tables-per-address",
     default=30,
     show_default=True,
     type=click.IntRange(min=0),
-    help="Tables one client address may create per hour (0: no limit).",
+    help=N_("Tables one client address may create per hour (0: no limit)."),
 )
 @click.option(
     "--sockets-per-address",
     default=64,
     show_default=True,
     type=click.IntRange(min=0),
-    help="Websockets one client address may hold open on each worker (0: no limit).",
+    help=N_("Websockets one client address may hold open on each worker (0: no limit)."),
 )
 @click.option(
     "--trusted-proxy",
     "trusted_proxy",
     default=None,
     metavar="ADDRESSES",
-    help="Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client "
-    "(the per-address limits then count real clients, not the proxy).",
+    help=N_(
+        "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client "
+        "(the per-address limits then count real clients, not the proxy)."
+    ),
 )
 @click.option(
     "--header-timeout",
@@ -96,7 +103,7 @@ CONFIG_ENV = "SPADES_SERVE_CONFIG"
     show_default=True,
     type=click.FloatRange(min=0, min_open=True),
     metavar="SECONDS",
-    help="Close a connection whose request headers are not in after this long.",
+    help=N_("Close a connection whose request headers are not in after this long."),
 )
 @click.option(
     "--body-timeout",
@@ -104,22 +111,24 @@ CONFIG_ENV = "SPADES_SERVE_CONFIG"
     show_default=True,
     type=click.FloatRange(min=0, min_open=True),
     metavar="SECONDS",
-    help="Close a connection whose request body is not in this long after its headers.",
+    help=N_("Close a connection whose request body is not in this long after its headers."),
 )
 @click.option(
     "--connections-per-address",
     default=256,
     show_default=True,
     type=click.IntRange(min=0),
-    help="Connections (HTTP and websockets) one client address may hold open on each worker "
-    "(0: no limit; trusted proxies are exempt).",
+    help=N_(
+        "Connections (HTTP and websockets) one client address may hold open on each worker "
+        "(0: no limit; trusted proxies are exempt)."
+    ),
 )
 @click.option(
     "--bot-processes",
     default=1,
     show_default=True,
     type=click.IntRange(min=0),
-    help="Processes per worker for expert bots, hints and replays (0: threads, for tests).",
+    help=N_("Processes per worker for expert bots, hints and replays (0: threads, for tests)."),
 )
 def command(
     host: str,
@@ -139,15 +148,16 @@ def command(
     connections_per_address: int,
     bot_processes: int,
 ) -> None:
-    """Serve Spades in the browser: create tables, play with people and bots, replay games."""
     try:
         import uvicorn
 
         from spades.server.store import Store
     except ImportError as e:
-        raise SpadesError(f"the web extra is not installed ({e.name}): pip install 'spades[web]'") from None
+        raise SpadesError(
+            N_("the web extra is not installed ({module}): pip install 'spades[web]'"), module=str(e.name)
+        ) from None
     if workers > 1 and redis_url is None:
-        raise SpadesError("--workers above 1 needs --redis: the workers share tables through Redis")
+        raise SpadesError(N_("--workers above 1 needs --redis: the workers share tables through Redis"))
     store = Store(db_url)
     try:
         store.migrate()
@@ -166,9 +176,11 @@ def command(
         "bot_processes": bot_processes,
     }
     os.environ[CONFIG_ENV] = json.dumps(config)
-    mode = f"{workers} workers, Redis {redis_url}" if redis_url else "one process"
+    mode = _("{n} workers, Redis {url}").format(n=workers, url=redis_url) if redis_url else _("one process")
     click.echo(
-        f"spades: serving on http://{host}:{port}/ (store: {Store.safe(url)}; {mode})",
+        _("spades: serving on {url} (store: {store}; {mode})").format(
+            url=f"http://{host}:{port}/", store=Store.safe(url), mode=mode
+        ),
         err=True,
     )
     extra: dict[str, Any] = {}
@@ -214,10 +226,18 @@ def _check_neighbours(store: Any, *, clustered: bool) -> None:
     blocking = others if not clustered else [w for w in others if w.mode == "solo"]
     if blocking:
         w = blocking[0]
-        how = "stop it first" if clustered else "stop it, or give every server --redis to share the database"
+        how = (
+            N_("stop it first")
+            if clustered
+            else N_("stop it, or give every server --redis to share the database")
+        )
+        kind = N_("without --redis") if w.mode == "solo" else N_("with --redis")
         raise SpadesError(
-            f"another spades server ({'without --redis' if w.mode == 'solo' else 'with --redis'}, "
-            f"on {w.host}, pid {w.pid}) is using this database: {how}"
+            N_("another spades server ({kind}, on {host}, pid {pid}) is using this database: {how}"),
+            kind=Text(kind),
+            host=str(w.host),
+            pid=w.pid,
+            how=Text(how),
         )
 
 

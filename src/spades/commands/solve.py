@@ -16,6 +16,7 @@ import click
 
 from spades.cards import CardSet, card_text
 from spades.errors import SpadesError
+from spades.i18n import N_, _
 from spades.search.dd import Solver
 from spades.search.positions import InvalidPosition, position_from_line
 
@@ -26,14 +27,13 @@ def _lines(file: str | None) -> TextIO:
     try:
         return open(file, encoding="utf-8")
     except OSError as e:
-        raise SpadesError(f"cannot read {file}: {e.strerror}") from None
+        raise SpadesError(N_("cannot read {path}: {why}"), path=file, why=str(e.strerror)) from None
 
 
-@click.command("solve")
+@click.command("solve", help=N_("Double-dummy solve each position of FILE (JSON lines; stdin if none)."))
 @click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--stats", is_flag=True, help="Print median and p90 ms per position on stderr at the end.")
+@click.option("--stats", is_flag=True, help=N_("Print median and p90 ms per position on stderr at the end."))
 def command(file: str | None, stats: bool) -> None:
-    """Double-dummy solve each position of FILE (JSON lines; stdin if none)."""
     solver = Solver()
     solver.solve([1, 2, 4, 8], 0)  # load the compiled kernel before timing anything
     times: list[float] = []
@@ -45,7 +45,7 @@ def command(file: str | None, stats: bool) -> None:
             try:
                 pos = position_from_line(line)
             except InvalidPosition as e:
-                raise SpadesError(f"line {number}: {e}") from None
+                raise SpadesError(N_("line {line}: {error}"), line=number, error=e.text) from None
             sol = solver.solve(pos.hands, pos.leader, pos.trick, pos.spades_broken)
             out = json.loads(line)
             out["ns_tricks"] = sol.ns_tricks
@@ -60,5 +60,8 @@ def command(file: str | None, stats: bool) -> None:
     if stats and times:
         p90 = sorted(times)[min(len(times) - 1, int(0.9 * len(times)))]
         click.echo(
-            f"{len(times)} positions: median {statistics.median(times):.2f} ms, p90 {p90:.2f} ms", err=True
+            _("{n} positions: median {median} ms, p90 {p90} ms").format(
+                n=len(times), median=f"{statistics.median(times):.2f}", p90=f"{p90:.2f}"
+            ),
+            err=True,
         )

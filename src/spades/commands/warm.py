@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import click
 
+from spades.i18n import N_
 
-@click.command("warm")
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing on success.")
+
+@click.command(
+    "warm",
+    help=N_(
+        "Compile the expert's search kernels into numba's cache (once per install; a minute or two "
+        "the first time, about a second after)."
+    ),
+)
+@click.option("-q", "--quiet", is_flag=True, help=N_("Print nothing on success."))
 def command(quiet: bool) -> None:
-    """Compile the expert's search kernels into numba's cache (once per install; a minute or two
-    the first time, about a second after)."""
     from spades.search.warm import main
 
     if main(["--quiet"] if quiet else []) != 0:

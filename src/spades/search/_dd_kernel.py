@@ -56,6 +56,9 @@ from spades.search._kernel_common import (
 )
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
+Bufs = tuple[IntArray, ...]
+"""The search's work arrays, passed down as one argument (built by ``_solve``):
+``(tkey, epat, tuse, kill, fr, ftc, ffl, mvs, scs, rel, tmp, stats)``."""
 
 
 # ---------------------------------------------------------------------- transposition table
@@ -201,6 +204,54 @@ def _clear_table(tkey: IntArray, tuse: IntArray) -> None:
 
 
 @njit
+def _make_room(tkey: IntArray, epat: IntArray, tuse: IntArray, need: int) -> bool:
+    """The pool has no room for ``need`` more rows: make some. Entries of the positions with
+    the fewest cards left (the least work saved) are dropped until at most half the pool is
+    kept, then every shape's entries are packed to the front, each block at its count (a
+    block that grew left its old place behind: about half the pool when it fills up). The
+    table is cleared only if that leaves no room. Returns whether it was. Shared by both
+    kernels (``epat``'s width is theirs; a shape's key starts with North's suit lengths)."""
+    used = np.nonzero(tkey[:, T_KEY] != -1)[0]
+    rows = np.zeros(14, dtype=np.int64)
+    cards = np.empty(used.shape[0], dtype=np.int64)
+    starts = np.empty(used.shape[0], dtype=np.int64)
+    total = 0
+    for k in range(used.shape[0]):
+        lk = tkey[used[k], T_KEY]
+        c = 0
+        for i in range(4):
+            c += (lk >> (3 + 4 * (14 - i))) & 15
+        cards[k] = c
+        starts[k] = tkey[used[k], T_START]
+        rows[c] += tkey[used[k], T_COUNT]
+        total += tkey[used[k], T_COUNT]
+    drop = 0  # entries of positions with this many cards or fewer go
+    while drop < 13 and 2 * total > epat.shape[0]:
+        drop += 1
+        total -= rows[drop]
+    order = np.argsort(starts)
+    w = 0
+    for k in range(order.shape[0]):
+        slot = used[order[k]]
+        st = tkey[slot, T_START]
+        n = tkey[slot, T_COUNT] if cards[order[k]] > drop else 0
+        if st != w:
+            # Blocks in order of place, each moved down: a copy from the front is safe.
+            for i in range(n):
+                for j in range(epat.shape[1]):
+                    epat[w + i, j] = epat[st + i, j]
+        tkey[slot, T_START] = w
+        tkey[slot, T_COUNT] = n
+        tkey[slot, T_CAP] = n
+        w += n
+    tuse[0] = w
+    if w + need > epat.shape[0]:
+        _clear_table(tkey, tuse)
+        return True
+    return False
+
+
+@njit
 def _store(
     hands: IntArray,
     lk: int,
@@ -288,12 +339,16 @@ def _store(
     if n == tkey[slot, T_CAP]:
         cap = 4 if n == 0 else 2 * n
         if tuse[0] + cap > epat.shape[0]:
-            _clear_table(tkey, tuse)
-            slot = _shape_slot(tkey, lk)
-            tkey[slot, T_KEY] = lk
-            tuse[1] = 1
-            n = 0
-            cap = 4
+            if _make_room(tkey, epat, tuse, cap):
+                slot = _shape_slot(tkey, lk)
+                tkey[slot, T_KEY] = lk
+                tuse[1] = 1
+                n = 0
+                cap = 4
+            else:
+                # Packed: the block moved, and it is empty if its positions were among those
+                # dropped (the old count of rows would copy other shapes' entries).
+                n = tkey[slot, T_COUNT]
         start = tuse[0]
         tuse[0] += cap
         old = tkey[slot, T_START]
@@ -328,18 +383,7 @@ def _search(
     leader0: int,
     broken0: bool,
     target0: int,
-    tkey: IntArray,
-    epat: IntArray,
-    tuse: IntArray,
-    kill: IntArray,
-    fr: IntArray,
-    ftc: IntArray,
-    ffl: IntArray,
-    mvs: IntArray,
-    scs: IntArray,
-    rel: IntArray,
-    tmp: IntArray,
-    stats: IntArray,
+    bufs: Bufs,
 ) -> int:
     """A null-window search on "can North/South take ``target0`` or more of the tricks still to
     be won (the current one included)?" ``tc0[:tn0]`` are the cards on the table, led by
@@ -348,6 +392,7 @@ def _search(
 
     Alpha-beta with an explicit stack (numba cannot cache recursive code).
     ``ffl[d]`` holds, per suit, the lowest rank the result at depth ``d`` relied on."""
+    tkey, epat, tuse, kill, fr, ftc, ffl, mvs, scs, rel, tmp, stats = bufs
     d = 0
     _start(fr, ftc, tc0, tn0, leader0, broken0)
     fr[0, F_TARGET] = target0
@@ -552,64 +597,15 @@ def _probe(
     broken: bool,
     card: int,
     target: int,
-    tkey: IntArray,
-    epat: IntArray,
-    tuse: IntArray,
-    kill: IntArray,
-    fr: IntArray,
-    ftc: IntArray,
-    ffl: IntArray,
-    mvs: IntArray,
-    scs: IntArray,
-    rel: IntArray,
-    tmp: IntArray,
-    stats: IntArray,
+    bufs: Bufs,
 ) -> int:
     """``_search`` from the position (``card`` < 0) or after the seat to move plays ``card``
     (fail-soft, in this position's units)."""
     if card < 0:
-        return _search(
-            hands,
-            tc,
-            tn,
-            leader,
-            broken,
-            target,
-            tkey,
-            epat,
-            tuse,
-            kill,
-            fr,
-            ftc,
-            ffl,
-            mvs,
-            scs,
-            rel,
-            tmp,
-            stats,
-        )
+        return _search(hands, tc, tn, leader, broken, target, bufs)
     child, ctn, cl, nb, w = _play(hands, tc, tn, leader, broken, card)
     won = 1 if w >= 0 and (w & 1) == 0 else 0
-    res: int = won + _search(
-        hands,
-        child,
-        ctn,
-        cl,
-        nb,
-        target - won,
-        tkey,
-        epat,
-        tuse,
-        kill,
-        fr,
-        ftc,
-        ffl,
-        mvs,
-        scs,
-        rel,
-        tmp,
-        stats,
-    )
+    res: int = won + _search(hands, child, ctn, cl, nb, target - won, bufs)
     hands[(leader + tn) & 3] ^= 1 << card
     return res
 
@@ -625,46 +621,16 @@ def _mtd(
     lo: int,
     hi: int,
     g: int,
-    tkey: IntArray,
-    epat: IntArray,
-    tuse: IntArray,
-    kill: IntArray,
-    fr: IntArray,
-    ftc: IntArray,
-    ffl: IntArray,
-    mvs: IntArray,
-    scs: IntArray,
-    rel: IntArray,
-    tmp: IntArray,
-    stats: IntArray,
+    bufs: Bufs,
 ) -> tuple[int, int]:
     """MTD(f) within [lo, hi] from the guess ``g``: null-window probes, each fail-soft answer a
     bound the next probe starts from. Returns the figure (of the position, or after ``card``)
     and the lowest rank of ``card``'s suit the probes relied on (13: none, or no card)."""
+    ffl = bufs[6]
     floor = 13
     while lo < hi:
         beta = g + 1 if g == lo else g
-        g = _probe(
-            hands,
-            tc,
-            tn,
-            leader,
-            broken,
-            card,
-            beta,
-            tkey,
-            epat,
-            tuse,
-            kill,
-            fr,
-            ftc,
-            ffl,
-            mvs,
-            scs,
-            rel,
-            tmp,
-            stats,
-        )
+        g = _probe(hands, tc, tn, leader, broken, card, beta, bufs)
         if card >= 0 and ffl[0, card // 13] < floor:
             floor = ffl[0, card // 13]
         if g < beta:
@@ -704,7 +670,7 @@ def _solve(
     tw = np.zeros(4, dtype=np.int64)
     _greedy(hands, tc, tn, leader, broken, tw)
     bufs = (tkey, epat, tuse, kill, fr, ftc, ffl, mvs, scs, rel, tmp, stats)
-    v, _ = _mtd(hands, tc, tn, leader, broken, -1, 0, r, min(max(tw[0] + tw[2], 0), r), *bufs)
+    v, _ = _mtd(hands, tc, tn, leader, broken, -1, 0, r, min(max(tw[0] + tw[2], 0), r), bufs)
     if not want_values:
         return v
     for c in range(52):
@@ -728,7 +694,7 @@ def _solve(
                 bf = wfl
         # The best card makes v, so a card's figure is at most v (North/South to move) or at
         # least v (East/West).
-        lo, fl = _mtd(hands, tc, tn, leader, broken, c, 0 if ns else v, v if ns else r, v, *bufs)
+        lo, fl = _mtd(hands, tc, tn, leader, broken, c, 0 if ns else v, v if ns else r, v, bufs)
         bf = min(bf, fl)
         values[c] = lo
         if c - 13 * cs < bf and bf > skip_floor[cs]:

@@ -13,13 +13,13 @@ What makes it practical from 13 cards:
   remaining tricks in which North/South take at least ``q`` of them, ``hi[tw, k]`` the
   greatest where they take at most ``k``. Much of a score table is flat (a contract made or
   set whatever the overtricks), so a node whose whole reachable range lies on one side of the
-  probe is cut before its moves are generated. Sure tricks narrow the range: the leader's side
-  can cash its quick tricks and either side its top spades (``q`` for that side), and a seat
-  holding the top spades outright wins one trick with each (its own count, Nil included).
-* A transposition table at trick starts, exact keys (rank-normalised hands, leader, spades
-  flag, and the class of the tricks per seat: counts whose every ending pays the same are
-  one class) with lower and upper bounds, kept across probes and calls (bounds of one payoff
-  table: the solver empties it when the table changes).
+  probe is cut before its moves are generated. Sure tricks narrow the range: either side's
+  top spades (``q`` for that side), and a seat holding the top spades outright wins one
+  trick with each (its own count, Nil included).
+* A partition-search table at trick starts, as the trick solver's: bounds for a shape, the
+  class of the tricks per seat (counts whose every ending pays the same are one class) and
+  the holders of the cards the proof relied on, kept across probes and calls (bounds of one
+  payoff table: the solver empties it when the table changes).
 * The root's bounds from the trick solver (``score.py`` passes its figures in).
 * A cut-off card ("killer") cache: the card that last refuted a similar node is tried before
   the other moves are generated; one move per run of equivalent cards (exact: keys are exact).
@@ -34,13 +34,27 @@ from typing import Any
 
 import numpy as np
 
-from spades.search._jit import HIGH13, LOW13, NON_SPADES, POP13, njit, popcount
+from spades.search._dd_kernel import (
+    E_MASK,
+    T_CAP,
+    T_COUNT,
+    T_KEY,
+    T_START,
+    _clear_table,
+    _floors_of_entry,
+    _lenkey,
+    _make_room,
+    _matches,
+    _relative,
+)
+from spades.search._jit import HIGH13, POP13, njit, njit_inline, popcount
 from spades.search._jit import field as _field
 from spades.search._kernel_common import (
     ENTER,
     EXIT,
     FINISH,
     K_BROKEN,
+    K_CARD,
     K_I,
     K_KEY,
     K_LAZY,
@@ -50,6 +64,7 @@ from spades.search._kernel_common import (
     K_TN,
     NEXT,
     _greedy,
+    _hash,
     _last_trick,
     _moves,
     _play,
@@ -61,21 +76,25 @@ from spades.search._kernel_common import (
     _share_run_values,
     _side_top_trumps,
     _start,
+    _winner_floor,
 )
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
+Bufs = tuple[IntArray, ...]
+"""The search's work arrays, passed down as one argument (built by ``_score_solve``):
+``(lo, hi, tkey, epat, tuse, kill, fr, ftc, ffl, mvs, scs, rel, tmp, stats)``."""
 
 INF = 1 << 40
 
 # Frame fields of the explicit search stack (one row per depth, depth <= 52): the common
 # ones (``_kernel_common.K_*``), then the window, the window on entry, the best value so far,
-# the table hash (-1: no table entry) and the tricks won so far (4 bits per seat).
+# the shape key (-1: no table entry) and the tricks won so far (4 bits per seat).
 S_ALPHA = K_OWN
 S_BETA = K_OWN + 1
 S_A0 = K_OWN + 2
 S_B0 = K_OWN + 3
 S_BEST = K_OWN + 4
-S_IDX = K_OWN + 5
+S_LK = K_OWN + 5
 S_TW = K_OWN + 6
 NS_FIELDS = K_OWN + 7
 
@@ -84,6 +103,28 @@ NS_FIELDS = K_OWN + 7
 
 CLS = 14
 """Column of ``lo`` holding the class of ``tw`` (below)."""
+LO_COLS = 15
+
+
+@njit
+def _nil_seats(payoff: IntArray) -> int:
+    """The seats (bits) that bid Nil, as the payoff shows it: one trick moved from partner to
+    the seat, with the seat on none, costs its side at least 50 points. The analysis sends
+    such hands to its workers first (a live Nil is what makes a hand slow to analyse)."""
+    out = 0
+    for q in range(4):
+        a = np.zeros(4, dtype=np.int64)
+        a[q ^ 2] = 7
+        a[(q + 1) & 3] = 3
+        a[(q + 3) & 3] = 3
+        made = payoff[a[0], a[1], a[2], a[3]]
+        a[q ^ 2] = 6
+        a[q] = 1
+        set_ = payoff[a[0], a[1], a[2], a[3]]
+        loss = made - set_ if (q & 1) == 0 else set_ - made
+        if loss >= 50:
+            out |= 1 << q
+    return out
 
 
 @njit
@@ -178,97 +219,19 @@ def _tw_classes(payoff: IntArray, lo: IntArray) -> None:
 
 # ---------------------------------------------------------------------- sure tricks
 # Each count is a strategy by which one side takes at least that many of the remaining
-# tricks. (The trick solver does without the leader's cashable winners: there they cost more
-# than they saved, its table answering those positions; here they save 9% of the nodes.)
+# tricks. (The leader's cashable winners, "quick tricks", were dropped as in the trick
+# solver: with partition search their relevant cards make stored bounds narrower, and the
+# bench's Nil deals searched 20% fewer nodes without them.)
 
 
 @njit
-def _quick_tricks(hands: IntArray, leader: int, broken: bool) -> int:
-    """Tricks the leader's side surely takes by the leader cashing top cards, suit by suit.
-
-    A side suit counts no more often than an opponent who could ruff can follow (unless the
-    leader's spade winners draw every opponent's spade first). A suit where partner might
-    have to take over the lead (a higher card than the leader's lowest winner, or only spades
-    to ruff with) gives one trick at most, cashed last."""
-    h = hands[leader]
-    o1 = hands[(leader + 1) & 3]
-    o3 = hands[(leader + 3) & 3]
-    pa = hands[leader ^ 2]
-    trumps1 = (o1 & 0x1FFF) != 0
-    trumps3 = (o3 & 0x1FFF) != 0
-    partner_only_spades = (pa & NON_SPADES) == 0 and pa != 0
-    q = 0
-    risky = False
-    for s in range(4):
-        f = _field(h, s)
-        if f == 0:
-            continue
-        if s == 0 and not broken and (h & NON_SPADES) != 0:
-            continue
-        a = _field(o1, s)
-        b = _field(o3, s)
-        ho = HIGH13[a | b]
-        wins = f >> (ho + 1)
-        w = POP13[wins]
-        if w == 0:
-            continue
-        if s != 0:
-            if trumps1 and POP13[a] < w:
-                w = POP13[a]
-            if trumps3 and POP13[b] < w:
-                w = POP13[b]
-            if w == 0:
-                continue
-        pf = _field(pa, s)
-        lowest_win = LOW13[wins] + ho + 1
-        if (pf >> lowest_win) != 0 or (s != 0 and pf == 0 and partner_only_spades):
-            risky = True
-        else:
-            q += w
-            if s == 0 and w >= POP13[a] and w >= POP13[b]:
-                # Cashing these spades first draws the opponents' trumps: no side suit
-                # can be ruffed afterwards.
-                trumps1 = False
-                trumps3 = False
-    return q + 1 if risky else q
-
-
-@njit
-def _quick_with_entry(hands: IntArray, leader: int, broken: bool) -> int:
-    """The better of the leader cashing his own top cards and, when he can reach partner with
-    a lead partner wins for sure, partner cashing his."""
-    q = _quick_tricks(hands, leader, broken)
-    pa = leader ^ 2
-    h = hands[leader]
-    ph = hands[pa]
-    o1 = hands[(leader + 1) & 3]
-    o3 = hands[(leader + 3) & 3]
-    for s in range(4):
-        f = _field(h, s)
-        pf = _field(ph, s)
-        if f == 0 or pf == 0:
-            continue
-        if s == 0 and not broken and (h & NON_SPADES) != 0:
-            continue
-        a = _field(o1, s)
-        b = _field(o3, s)
-        top = HIGH13[pf]
-        if top < HIGH13[a | b] or top < HIGH13[f]:
-            continue
-        if s != 0 and ((a == 0 and (o1 & 0x1FFF) != 0) or (b == 0 and (o3 & 0x1FFF) != 0)):
-            continue
-        q = max(q, _quick_tricks(hands, pa, broken), 1)
-        break
-    return q
-
-
-@njit
-def _forced_spades(hands: IntArray) -> tuple[int, int]:
-    """(seat, m): the seat holding the top ``m`` live spades outright wins a trick with each,
-    whatever anyone does (it plays them in different tricks and nothing beats them)."""
+def _forced_spades(hands: IntArray) -> tuple[int, int, int]:
+    """(seat, m, floor): the seat holding the top ``m`` live spades outright wins a trick with
+    each, whatever anyone does (it plays them in different tricks and nothing beats them);
+    ``floor`` is the rank of the lowest of them."""
     u = (hands[0] | hands[1] | hands[2] | hands[3]) & 0x1FFF
     if u == 0:
-        return -1, 0
+        return -1, 0, 13
     top = HIGH13[u]
     x = 0
     for q in range(4):
@@ -276,102 +239,178 @@ def _forced_spades(hands: IntArray) -> tuple[int, int]:
             x = q
     hx = hands[x] & 0x1FFF
     m = 0
+    floor = 13
     while u:
         r = HIGH13[u]
         if not (hx >> r) & 1:
             break
         m += 1
+        floor = r
         u ^= 1 << r
-    return x, m
-
-
-# ---------------------------------------------------------------------- keys
-
-
-@njit
-def _skey(hands: IntArray, leader: int, broken: bool, tw: int, out: IntArray) -> int:
-    """Exact rank-normalised key of a trick-start position with its trick counts; the hash."""
-    k0 = 0
-    k1 = 0
-    k2 = 0
-    k3 = 0
-    for s in range(4):
-        sh = 13 * s
-        f0 = (hands[0] >> sh) & 0x1FFF
-        f1 = (hands[1] >> sh) & 0x1FFF
-        f2 = (hands[2] >> sh) & 0x1FFF
-        u = f0 | f1 | f2 | ((hands[3] >> sh) & 0x1FFF)
-        k = sh
-        while u:
-            b = u & -u
-            u ^= b
-            if f0 & b:
-                k0 |= 1 << k
-            elif f1 & b:
-                k1 |= 1 << k
-            elif f2 & b:
-                k2 |= 1 << k
-            else:
-                k3 |= 1 << k
-            k += 1
-    k0 |= (leader | (4 if broken else 0)) << 52
-    k1 |= (tw & 0xFF) << 52
-    k2 |= ((tw >> 8) & 0xFF) << 52
-    out[0] = k0
-    out[1] = k1
-    out[2] = k2
-    out[3] = k3
-    x = (k0 ^ (k1 * 1000003) ^ (k2 * 998244353) ^ (k3 * 1000000007)) & 0x3FFFFFFFFFFFFFFF
-    x ^= x >> 23
-    x = (x * 2654435761) & 0x3FFFFFFFFFFFFFFF
-    return x ^ (x >> 29)
+    return x, m, floor
 
 
 # ---------------------------------------------------------------------- transposition table
-# Buckets of four entries: two keep the positions with the most cards left (the most work
-# saved), two the newest (on the benchmark's Nil deals 7% fewer nodes than buckets of one of
-# each); ``ttv[i]`` = lower bound, upper bound, cards.
+# Partition search, as the trick solver's (``_dd_kernel``): an entry holds payoff bounds proven
+# for every position with the same shape (suit lengths per hand, leader, spades flag), the same
+# class of tricks won per seat, and the same holders of each suit's cards down to the lowest
+# rank the proof relied on (by relative rank). Who wins each trick depends on those cards
+# alone, and the payoff only on who wins each trick, so the bounds hold for all of them.
+#
+# Layout as the trick solver's: a table of shapes (``tkey[i]``: length key, then where the
+# shape's entries start in the pool, how many there are, how many fit, and the tricks' class)
+# and a pool of entries (``epat[e]``: North's, East's and South's relevant cards by relative
+# rank, the mask of relevant relative ranks, the lower and upper bound, and the best lead).
+ST_TW = 4
+SE_LO = 4
+SE_UP = 5
+SE_LEAD = 6
+SE_COLS = 7
 
 
 @njit
-def _tt_find(ttk: IntArray, key: IntArray, hsh: int) -> int:
-    b = (hsh & (ttk.shape[0] - 1)) & ~3
-    for i in range(b, b + 4):
-        if ttk[i, 0] == key[0] and ttk[i, 1] == key[1] and ttk[i, 2] == key[2] and ttk[i, 3] == key[3]:
-            return i
-    return -1
+def _sshape_slot(tkey: IntArray, lk: int, twc: int) -> int:
+    """The slot of shape ``lk`` with tricks' class ``twc``, or the empty slot where it would go."""
+    mask = tkey.shape[0] - 1
+    i: int = _hash(lk ^ (twc * 0x9E3779B1)) & mask
+    while (tkey[i, T_KEY] != lk or tkey[i, ST_TW] != twc) and tkey[i, T_KEY] != -1:
+        i = (i + 1) & mask
+    return i
 
 
 @njit
-def _tt_copy(ttk: IntArray, ttv: IntArray, src: int, dst: int) -> None:
-    for j in range(4):
-        ttk[dst, j] = ttk[src, j]
-    for j in range(3):
-        ttv[dst, j] = ttv[src, j]
+def _sstore(
+    hands: IntArray,
+    lk: int,
+    twc: int,
+    lower: int,
+    upper: int,
+    floor: IntArray,
+    tkey: IntArray,
+    epat: IntArray,
+    tuse: IntArray,
+    bm: int,
+    rel: IntArray,
+) -> None:
+    """Record payoff bounds with the floors they relied on (and the lead that proved them, as
+    suit and place from the top, or -1): an entry with the same relevant cards is tightened,
+    entries the new one makes redundant are dropped, else a new entry joins the shape's block.
+    As the trick solver's ``_store``, but with 64-bit bounds."""
+    _relative(hands, rel)
+    u = hands[0] | hands[1] | hands[2] | hands[3]
+    for s in range(4):
+        # A run of equivalent cards reaching below the floor is a run only where its lower
+        # cards sit in the same hand too, so they become relevant.
+        fl = floor[s]
+        if fl < 13:
+            f = _field(u, s)
+            holder = 0
+            for q in range(4):
+                if (_field(hands[q], s) >> fl) & 1:
+                    holder = q
+            hf = _field(hands[holder], s)
+            while True:
+                below = f & ((1 << fl) - 1)
+                if below == 0:
+                    break
+                nr = HIGH13[below]
+                if not (hf >> nr) & 1:
+                    break
+                fl = nr
+            floor[s] = fl
+    mk = 0
+    for s in range(4):
+        if floor[s] < 13:
+            m = POP13[_field(u, s) >> floor[s]]
+            mk |= ((0x1FFF >> (13 - m)) << (13 - m)) << (13 * s)
+    p0 = rel[0] & mk
+    p1 = rel[1] & mk
+    p2 = rel[2] & mk
+    slot = _sshape_slot(tkey, lk, twc)
+    if tkey[slot, T_KEY] == lk:
+        start = tkey[slot, T_START]
+        e = start
+        while e < start + tkey[slot, T_COUNT]:
+            em = epat[e, E_MASK]
+            if em == mk and epat[e, 0] == p0 and epat[e, 1] == p1 and epat[e, 2] == p2:
+                if lower > epat[e, SE_LO]:
+                    epat[e, SE_LO] = lower
+                if upper < epat[e, SE_UP]:
+                    epat[e, SE_UP] = upper
+                if bm >= 0:
+                    epat[e, SE_LEAD] = bm
+                return
+            if (
+                (em & mk) == mk
+                and (epat[e, 0] & mk) == p0
+                and (epat[e, 1] & mk) == p1
+                and (epat[e, 2] & mk) == p2
+                and epat[e, SE_LO] <= lower
+                and epat[e, SE_UP] >= upper
+            ):
+                # Every position this entry covers, the new one covers with bounds at least as
+                # tight: drop it (the shape's last entry takes its place).
+                last = start + tkey[slot, T_COUNT] - 1
+                for j in range(SE_COLS):
+                    epat[e, j] = epat[last, j]
+                tkey[slot, T_COUNT] -= 1
+                continue
+            e += 1
+    if 4 * tuse[1] >= 3 * tkey.shape[0]:
+        _clear_table(tkey, tuse)
+        slot = _sshape_slot(tkey, lk, twc)
+    if tkey[slot, T_KEY] != lk:
+        tkey[slot, T_KEY] = lk
+        tkey[slot, ST_TW] = twc
+        tkey[slot, T_START] = 0
+        tkey[slot, T_COUNT] = 0
+        tkey[slot, T_CAP] = 0
+        tuse[1] += 1
+    n = tkey[slot, T_COUNT]
+    if n == tkey[slot, T_CAP]:
+        cap = 4 if n == 0 else 2 * n
+        if tuse[0] + cap > epat.shape[0]:
+            if _make_room(tkey, epat, tuse, cap):
+                slot = _sshape_slot(tkey, lk, twc)
+                tkey[slot, T_KEY] = lk
+                tkey[slot, ST_TW] = twc
+                tuse[1] = 1
+                n = 0
+                cap = 4
+            else:
+                # As the trick solver's: the packed block may be empty now.
+                n = tkey[slot, T_COUNT]
+        start = tuse[0]
+        tuse[0] += cap
+        old = tkey[slot, T_START]
+        for i in range(n):
+            for j in range(SE_COLS):
+                epat[start + i, j] = epat[old + i, j]
+        tkey[slot, T_START] = start
+        tkey[slot, T_COUNT] = n
+        tkey[slot, T_CAP] = cap
+    e = tkey[slot, T_START] + n
+    tkey[slot, T_COUNT] = n + 1
+    epat[e, 0] = p0
+    epat[e, 1] = p1
+    epat[e, 2] = p2
+    epat[e, E_MASK] = mk
+    epat[e, SE_LO] = lower
+    epat[e, SE_UP] = upper
+    epat[e, SE_LEAD] = bm
 
 
-@njit
-def _tt_slot(ttk: IntArray, ttv: IntArray, key: IntArray, hsh: int, cards: int) -> int:
-    """The entry of ``key``, made (with no bounds) if missing. A bucket's first two entries
-    keep the positions with the most cards left (the most work saved), the other two the
-    newest; an entry pushed out of the first two becomes the newest."""
-    i = _tt_find(ttk, key, hsh)
-    if i >= 0:
-        return i
-    b = (hsh & (ttk.shape[0] - 1)) & ~3
-    d = b if ttk[b, 0] == -1 or (ttk[b + 1, 0] != -1 and ttv[b, 2] <= ttv[b + 1, 2]) else b + 1
-    _tt_copy(ttk, ttv, b + 2, b + 3)
-    if ttk[d, 0] == -1 or cards >= ttv[d, 2]:
-        _tt_copy(ttk, ttv, d, b + 2)
-        i = d
+@njit_inline
+def _tighten(tmp: IntArray, which: int, s0: int, f0: int) -> None:
+    """A sure-trick count tightened one bound (``which``: 0 lower, 4 upper): its floors are
+    those of that count alone (``s0``/``f0``: one suit's floor; ``s0`` < 0: ``tmp[8:12]``)."""
+    for s in range(4):
+        tmp[which + s] = 13
+    if s0 >= 0:
+        tmp[which + s0] = f0
     else:
-        i = b + 2
-    for j in range(4):
-        ttk[i, j] = key[j]
-    ttv[i, 0] = -INF
-    ttv[i, 1] = INF
-    ttv[i, 2] = cards
-    return int(i)
+        for s in range(4):
+            tmp[which + s] = tmp[8 + s]
 
 
 # ---------------------------------------------------------------------- the search
@@ -387,21 +426,14 @@ def _search(
     tw0: int,
     alpha0: int,
     beta0: int,
-    lo: IntArray,
-    hi: IntArray,
-    ttk: IntArray,
-    ttv: IntArray,
-    kill: IntArray,
-    fr: IntArray,
-    ftc: IntArray,
-    mvs: IntArray,
-    scs: IntArray,
-    key: IntArray,
-    stats: IntArray,
+    bufs: Bufs,
 ) -> int:
     """The payoff with best play from a position (``tw0``: tricks so far, 4 bits per seat),
     exact inside (alpha0, beta0), a bound outside it (fail-soft). Alpha-beta with an explicit
-    stack (numba cannot cache recursive code)."""
+    stack (numba cannot cache recursive code). ``ffl[d]`` holds, per suit, the lowest rank the
+    result at depth ``d`` relied on, and the rank below which the hand's cards of a tried suit
+    would do the same (as in the trick solver)."""
+    lo, hi, tkey, epat, tuse, kill, fr, ftc, ffl, mvs, scs, rel, tmp, stats = bufs
     d = 0
     _start(fr, ftc, tc0, tn0, leader0, broken0)
     fr[0, S_ALPHA] = alpha0
@@ -420,9 +452,13 @@ def _search(
             tw = fr[d, S_TW]
             fr[d, S_A0] = alpha
             fr[d, S_B0] = beta
-            fr[d, S_IDX] = -1
+            fr[d, S_LK] = -1
+            for s in range(4):
+                ffl[d, s] = 13
+                ffl[d, 4 + s] = 0
             p = (leader + tn) & 3
             r = popcount(hands[p])
+            pref = -1
             mode = NEXT
             # The payoffs still reachable: cut when they all lie on one side of the window.
             lb = lo[tw, 0]
@@ -435,46 +471,86 @@ def _search(
                 mode = EXIT
             elif tn == 0:
                 if r == 1:
-                    w, _, _ = _last_trick(hands, leader)
+                    w, ws, wfl = _last_trick(hands, leader)
+                    if wfl < 13:
+                        ffl[d, ws] = wfl
                     value = lo[tw + (1 << (4 * w)), 0]
                     mode = EXIT
                 else:
-                    hsh = _skey(hands, leader, broken, lo[tw, CLS], key)
-                    idx = _tt_find(ttk, key, hsh)
-                    fr[d, S_IDX] = hsh
-                    if idx >= 0:
-                        if ttv[idx, 0] > lb:
-                            lb = ttv[idx, 0]
-                        if ttv[idx, 1] < ub:
-                            ub = ttv[idx, 1]
+                    # tmp[0:4]: the floors the lower bound relies on, tmp[4:8] the upper's.
+                    for j in range(8):
+                        tmp[j] = 13
+                    twc = lo[tw, CLS]
+                    lk = _lenkey(hands, leader, broken)
+                    fr[d, S_LK] = lk
+                    slot = _sshape_slot(tkey, lk, twc)
+                    if tkey[slot, T_KEY] == lk:
+                        _relative(hands, rel)
+                        start = tkey[slot, T_START]
+                        newest = start + tkey[slot, T_COUNT] - 1
+                        for e in range(newest, start - 1, -1):
+                            if not _matches(epat, e, rel):
+                                continue
+                            mvk = epat[e, SE_LEAD]
+                            if pref < 0 and mvk >= 0:
+                                ps = mvk >> 4
+                                f = _field(hands[0] | hands[1] | hands[2] | hands[3], ps)
+                                for _ in range(mvk & 15):
+                                    f ^= 1 << HIGH13[f]
+                                if f:
+                                    pref = 13 * ps + HIGH13[f]
+                            hit = False
+                            if epat[e, SE_LO] > lb:
+                                lb = epat[e, SE_LO]
+                                _floors_of_entry(hands, epat, e, tmp[8:12])
+                                _tighten(tmp, 0, -1, 0)
+                                hit = True
+                            if epat[e, SE_UP] < ub:
+                                ub = epat[e, SE_UP]
+                                _floors_of_entry(hands, epat, e, tmp[8:12])
+                                _tighten(tmp, 4, -1, 0)
+                                hit = True
+                            if hit and (lb >= beta or ub <= alpha or lb == ub):
+                                if e < newest:
+                                    for j in range(SE_COLS):
+                                        x = epat[e, j]
+                                        epat[e, j] = epat[newest, j]
+                                        epat[newest, j] = x
+                                break
                     if lb < beta and ub > alpha and lb != ub:
                         # Sure tricks narrow the reachable payoffs.
-                        x, m = _forced_spades(hands)
+                        x, m, fm = _forced_spades(hands)
                         if m > 0:
                             tx = tw + (m << (4 * x))
                             if lo[tx, 0] > lb:
                                 lb = lo[tx, 0]
+                                _tighten(tmp, 0, 0, fm)
                             if hi[tx, r - m] < ub:
                                 ub = hi[tx, r - m]
+                                _tighten(tmp, 4, 0, fm)
                     if lb < beta and ub > alpha and lb != ub:
-                        q = min(_quick_with_entry(hands, leader, broken), r)
-                        if (leader & 1) == 0:
-                            if lo[tw, q] > lb:
-                                lb = lo[tw, q]
-                        elif hi[tw, r - q] < ub:
-                            ub = hi[tw, r - q]
-                    if lb < beta and ub > alpha and lb != ub:
-                        k, _ = _side_top_trumps(hands, 0)
+                        k, fk = _side_top_trumps(hands, 0)
                         if lo[tw, k] > lb:
                             lb = lo[tw, k]
-                        k, _ = _side_top_trumps(hands, 1)
+                            _tighten(tmp, 0, 0, fk)
+                        k, fk = _side_top_trumps(hands, 1)
                         if hi[tw, r - k] < ub:
                             ub = hi[tw, r - k]
-                    if lb >= beta or lb == ub:
+                            _tighten(tmp, 4, 0, fk)
+                    if lb >= beta:
                         value = lb
+                        for s in range(4):
+                            ffl[d, s] = tmp[s]
                         mode = EXIT
                     elif ub <= alpha:
                         value = ub
+                        for s in range(4):
+                            ffl[d, s] = tmp[4 + s]
+                        mode = EXIT
+                    elif lb == ub:
+                        value = lb
+                        for s in range(4):
+                            ffl[d, s] = min(tmp[s], tmp[4 + s])
                         mode = EXIT
             if mode == NEXT:
                 # Cut-off cards are remembered per trick counts of the mover's side, too.
@@ -487,7 +563,7 @@ def _search(
                     scs,
                     kill,
                     d,
-                    -1,
+                    pref,
                     (mine << 55) ^ (p << 62),
                     mine << 23,
                     (1 << 61) ^ ((mine & 15) << 58),
@@ -495,10 +571,15 @@ def _search(
                 fr[d, S_BEST] = -INF if (p & 1) == 0 else INF
         if mode == NEXT:
             i = fr[d, K_I]
-            if i >= fr[d, K_N] and fr[d, K_LAZY] > 0:
-                _rest_of_moves(hands, fr, ftc, mvs, scs, d)
+            n = fr[d, K_N]
+            if i >= n and fr[d, K_LAZY] > 0:
+                n = _rest_of_moves(hands, fr, ftc, mvs, scs, d)
                 i = 1
-            if i >= fr[d, K_N]:
+            # Cards below the lowest relevant rank of a tried card's suit are equivalent to it.
+            while i < n and mvs[d, i] % 13 < ffl[d, 4 + mvs[d, i] // 13]:
+                i += 1
+            fr[d, K_I] = i
+            if i >= n:
                 value = fr[d, S_BEST]
                 mode = FINISH
             else:
@@ -512,25 +593,37 @@ def _search(
                 mode = ENTER
                 continue
         if mode == FINISH:  # store bounds
-            hsh = fr[d, S_IDX]
-            if hsh >= 0:
-                _skey(hands, fr[d, K_LEADER], fr[d, K_BROKEN] != 0, lo[fr[d, S_TW], CLS], key)
-                idx = _tt_slot(ttk, ttv, key, hsh, popcount(hands[0]))
-                if value <= fr[d, S_A0]:
-                    if value < ttv[idx, 1]:
-                        ttv[idx, 1] = value
-                elif value >= fr[d, S_B0]:
-                    if value > ttv[idx, 0]:
-                        ttv[idx, 0] = value
+            lk = fr[d, S_LK]
+            if lk >= 0:
+                a0 = fr[d, S_A0]
+                b0 = fr[d, S_B0]
+                lower = -INF
+                upper = INF
+                if value <= a0:
+                    upper = value
+                elif value >= b0:
+                    lower = value
                 else:
-                    ttv[idx, 0] = value
-                    ttv[idx, 1] = value
+                    lower = value
+                    upper = value
+                bm = -1
+                ns_leads = (fr[d, K_LEADER] & 1) == 0
+                if (ns_leads and value >= b0) or (not ns_leads and value <= a0):
+                    c = fr[d, K_CARD]
+                    cs = c // 13
+                    above = _field(hands[0] | hands[1] | hands[2] | hands[3], cs) >> (c - 13 * cs + 1)
+                    bm = cs * 16 + POP13[above]
+                _sstore(hands, lk, lo[fr[d, S_TW], CLS], lower, upper, ffl[d], tkey, epat, tuse, bm, rel)
             mode = EXIT
         if mode == EXIT:  # hand the value to the parent
             if d == 0:
                 return value
             d -= 1
-            _, p, c = _pop(hands, fr, d)
+            tn, p, c = _pop(hands, fr, d)
+            ws = 0
+            wfl = 13
+            if tn == 3:
+                _, ws, wfl = _winner_floor(ftc[d, 0], ftc[d, 1], ftc[d, 2], c)
             if (p & 1) == 0:
                 if value > fr[d, S_BEST]:
                     fr[d, S_BEST] = value
@@ -541,7 +634,24 @@ def _search(
                     fr[d, S_BEST] = value
                 if value < fr[d, S_BETA]:
                     fr[d, S_BETA] = value
-            if fr[d, S_ALPHA] >= fr[d, S_BETA]:
+            cut = fr[d, S_ALPHA] >= fr[d, S_BETA]
+            cs = c // 13
+            # The child's relevant cards, plus the trick's winning rank if it beat a card of
+            # its own suit, join this node's (a cut needs only the child that made it).
+            bf = ffl[d + 1, cs]
+            for s in range(4):
+                fl = ffl[d + 1, s]
+                if cut or fl < ffl[d, s]:
+                    ffl[d, s] = fl
+            if wfl < ffl[d, ws]:
+                ffl[d, ws] = wfl
+            if ws == cs and wfl < bf:
+                bf = wfl
+            if not cut and c - 13 * cs < bf and bf > ffl[d, 4 + cs]:
+                # The result did not depend on this card's rank: the hand's lower cards of the
+                # suit would do the same.
+                ffl[d, 4 + cs] = bf
+            if cut:
                 _remember_cut(kill, fr[d, K_KEY], c)
                 value = fr[d, S_BEST]
                 mode = FINISH
@@ -559,47 +669,15 @@ def _probe(
     tw: int,
     card: int,
     t: int,
-    lo: IntArray,
-    hi: IntArray,
-    ttk: IntArray,
-    ttv: IntArray,
-    kill: IntArray,
-    fr: IntArray,
-    ftc: IntArray,
-    mvs: IntArray,
-    scs: IntArray,
-    key: IntArray,
-    stats: IntArray,
+    bufs: Bufs,
 ) -> int:
     """ "Is the payoff at least ``t``?" from the position (``card`` < 0) or after the seat to
     move plays ``card``: a fail-soft answer, >= t a lower bound, < t an upper bound."""
     if card < 0:
-        return _search(
-            hands,
-            tc,
-            tn,
-            leader,
-            broken,
-            tw,
-            t - 1,
-            t,
-            lo,
-            hi,
-            ttk,
-            ttv,
-            kill,
-            fr,
-            ftc,
-            mvs,
-            scs,
-            key,
-            stats,
-        )
+        return _search(hands, tc, tn, leader, broken, tw, t - 1, t, bufs)
     child, ctn, cl, nb, w = _play(hands, tc, tn, leader, broken, card)
     ctw = tw + ((1 << (4 * w)) if w >= 0 else 0)
-    res = _search(
-        hands, child, ctn, cl, nb, ctw, t - 1, t, lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats
-    )
+    res = _search(hands, child, ctn, cl, nb, ctw, t - 1, t, bufs)
     hands[(leader + tn) & 3] ^= 1 << card
     return res
 
@@ -617,24 +695,19 @@ def _mtd(
     vhi: int,
     guess: int,
     vs: IntArray,
-    lo: IntArray,
-    hi: IntArray,
-    ttk: IntArray,
-    ttv: IntArray,
-    kill: IntArray,
-    fr: IntArray,
-    ftc: IntArray,
-    mvs: IntArray,
-    scs: IntArray,
-    key: IntArray,
-    stats: IntArray,
-) -> int:
+    bufs: Bufs,
+) -> tuple[int, int]:
     """The exact payoff (of the position, or after ``card``), known to be one of the sorted
     values ``vs`` and within [vlo, vhi]: null-window probes at the value next to the last
-    answer twice (from ``guess``), then bisection of the values still possible."""
+    answer twice (from ``guess``), then bisection by payoff of the values still possible.
+    Returns it and the lowest rank
+    of ``card``'s suit the probes relied on (13: none, or no card)."""
+    ffl = bufs[8]
+    stats = bufs[13]
     nv = vs.shape[0]
     g = guess
     probes = 0
+    floor = 13
     while True:
         i0 = 0
         while i0 < nv and vs[i0] <= vlo:
@@ -643,41 +716,67 @@ def _mtd(
         while i1 >= 0 and vs[i1] > vhi:
             i1 -= 1
         if i0 > i1:
-            return vlo
+            return vlo, floor
         if probes < 2:
             j = i0
             while j < i1 and vs[j] < g:
                 j += 1
         else:
-            j = (i0 + i1 + 1) // 2
+            # Bisection by payoff, not by place: the probe lands at the edge of the widest
+            # gap (Nil made or set, a contract made or set) rather than among payoffs a bag
+            # apart, where each probe settles one point.
+            mid = (vs[i0] + vs[i1] + 1) // 2
+            j = i0
+            while j < i1 and vs[j] < mid:
+                j += 1
         t = vs[j]
-        g = _probe(
-            hands,
-            tc,
-            tn,
-            leader,
-            broken,
-            tw,
-            card,
-            t,
-            lo,
-            hi,
-            ttk,
-            ttv,
-            kill,
-            fr,
-            ftc,
-            mvs,
-            scs,
-            key,
-            stats,
-        )
+        g = _probe(hands, tc, tn, leader, broken, tw, card, t, bufs)
         probes += 1
         stats[1] += 1
+        if card >= 0 and ffl[0, card // 13] < floor:
+            floor = ffl[0, card // 13]
         if g >= t:
             vlo = g
         else:
             vhi = g
+
+
+NOT_BEST = -INF - 2
+"""``_score_solve``'s figure, with ``only``, for a card worse than the best."""
+
+
+@njit
+def _as_good(
+    hands: IntArray,
+    tc: IntArray,
+    tn: int,
+    leader: int,
+    broken: bool,
+    tw: int,
+    card: int,
+    v: int,
+    ns: bool,
+    dd: int,
+    bufs: Bufs,
+) -> int:
+    """``v`` if ``card`` reaches the position's payoff ``v`` (no card does better), else
+    ``NOT_BEST``: North/South to move, "is its payoff at least v?"; East/West, "is it at
+    least v + 1?" (then it is worse). The trick solver's figure after the card (``dd``, -1:
+    unknown) often answers without a search."""
+    lo = bufs[0]
+    hi = bufs[1]
+    stats = bufs[13]
+    t = v if ns else v + 1
+    if dd >= 0:
+        if lo[tw, dd] >= t:
+            return v if ns else NOT_BEST
+        if hi[tw, dd] < t:
+            return NOT_BEST if ns else v
+    g = _probe(hands, tc, tn, leader, broken, tw, card, t, bufs)
+    stats[1] += 1
+    if (g >= t) == ns:
+        return v
+    return NOT_BEST
 
 
 @njit
@@ -692,24 +791,36 @@ def _score_solve(
     dd_tricks: int,
     dd_values: IntArray,
     want_values: bool,
+    only: int,
+    hint: int,
     values: IntArray,
     lo: IntArray,
     hi: IntArray,
-    ttk: IntArray,
-    ttv: IntArray,
+    tkey: IntArray,
+    epat: IntArray,
+    tuse: IntArray,
     kill: IntArray,
     fr: IntArray,
     ftc: IntArray,
+    ffl: IntArray,
     mvs: IntArray,
     scs: IntArray,
-    key: IntArray,
+    rel: IntArray,
+    tmp: IntArray,
     stats: IntArray,
 ) -> int:
     """Exact payoff with best play; with ``want_values``, ``values[c]`` for each legal card
     (-1 - INF elsewhere). ``dd_tricks``: North/South's remaining tricks with best play for
     tricks, ``dd_values[c]`` the same after card ``c`` (-1: unknown). North/South can take that
     many and East/West can hold them to it, so the payoff lies between ``lo`` and ``hi`` at
-    that count: with a payoff that grows with North/South's tricks alone, that is the answer."""
+    that count: with a payoff that grows with North/South's tricks alone, that is the answer.
+
+    ``only`` >= 0 (a legal card): only that card's payoff is wanted exactly, and of the others
+    whether they are best: a best card gets the payoff ``v``, any other ``NOT_BEST`` (one
+    null-window probe at ``v`` each instead of a search for its exact payoff, which is what
+    an analysis of played cards needs: the card played, the best payoff, the best cards).
+    ``hint``: the first payoff to probe, when within the bounds (an earlier call's figure for
+    this position: the next decision of an analysis starts where the card played left it)."""
     p = (leader + tn) & 3
     r = popcount(hands[p])
     # The payoffs the hand can still end with, sorted.
@@ -749,16 +860,41 @@ def _score_solve(
         won[3] = w0
         _greedy(hands, tc, tn, leader, broken, won)
         guess = payoff[won[0], won[1], won[2], won[3]]
-    bufs = (lo, hi, ttk, ttv, kill, fr, ftc, mvs, scs, key, stats)
-    v = _mtd(hands, tc, tn, leader, broken, tw, -1, vlo, vhi, guess, vs, *bufs)
+    bufs = (lo, hi, tkey, epat, tuse, kill, fr, ftc, ffl, mvs, scs, rel, tmp, stats)
+    if vlo <= hint <= vhi:
+        guess = hint
+    v, _ = _mtd(hands, tc, tn, leader, broken, tw, -1, vlo, vhi, guess, vs, bufs)
     if not want_values:
         return v
     for c in range(52):
         values[c] = -INF - 1
     mv, n = _root_moves(hands, tc, tn, leader, broken)
     ns = (p & 1) == 0
+    skip_floor = np.zeros(4, dtype=np.int64)
+    skip_value = np.zeros(4, dtype=np.int64)
+    skip_dd = np.full(4, -2, dtype=np.int64)
+    others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[p]
+    for j in range(tn):
+        others |= 1 << tc[j]
     for i in range(n):
         c = mv[i]
+        cs = c // 13
+        if only >= 0 and not (
+            only // 13 == cs and only >= c and (others >> c) & ((1 << (only - c)) - 1) == 0
+        ):
+            # Not the run of the card wanted: is it as good as the best card?
+            values[c] = _as_good(hands, tc, tn, leader, broken, tw, c, v, ns, dd_values[c], bufs)
+            continue
+        if c - 13 * cs < skip_floor[cs] and dd_values[c] == skip_dd[cs]:
+            # A lower card of a suit whose searched card's proofs did not rely on its rank,
+            # with the same bounds to start from (the trick solver's figure): the same payoff.
+            values[c] = skip_value[cs]
+            continue
+        bf = 13
+        if tn == 3:
+            _, ws, wfl = _winner_floor(tc[0], tc[1], tc[2], c)
+            if ws == cs:
+                bf = wfl
         # The best card makes v: any card's payoff is at most v (North/South to move) or at
         # least v (East/West).
         clo = vmin
@@ -771,6 +907,12 @@ def _score_solve(
         if j >= 0:
             clo = max(clo, lo[tw, j])
             chi = min(chi, hi[tw, j])
-        values[c] = _mtd(hands, tc, tn, leader, broken, tw, c, clo, chi, min(max(v, clo), chi), vs, *bufs)
+        x, fl = _mtd(hands, tc, tn, leader, broken, tw, c, clo, chi, min(max(v, clo), chi), vs, bufs)
+        values[c] = x
+        bf = min(bf, fl)
+        if c - 13 * cs < bf and bf > skip_floor[cs]:
+            skip_floor[cs] = bf
+            skip_value[cs] = x
+            skip_dd[cs] = dd_values[c]
     _share_run_values(hands, tc, tn, p, mv, n, values)
     return v

@@ -12,8 +12,14 @@ covered Nil, a set contract and the bag penalty, which is what a Spades player w
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from spades.cards import card_text
 from spades.errors import SpadesError
@@ -21,9 +27,12 @@ from spades.legal import deck_of, may_lead_spades
 from spades.rules import Rules
 from spades.scoring import SeatBid
 from spades.search._jit import trick_winner
+from spades.search._score_kernel import _nil_seats
 from spades.search.dd import Solver
 from spades.search.score import ScoreSolver, payoff_table
 from spades.state import Game, HandLog
+
+PayoffTable = np.ndarray[Any, np.dtype[np.int64]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +97,24 @@ def analyse_log(
     ``stakes``, by the hand's score (``payoff_table``, built from ``scoring.score_hand``)
     rather than by tricks. ``lead_any``: spades may be led at any time (``spades_lead``), which
     the solvers see as spades broken from the start."""
-    solver = solver or Solver()
+    job = _job_of(log, number, stakes, lead_any)
+    return _analyse(job, solver or Solver(), score_solver, on_play)
+
+
+@dataclass(frozen=True, slots=True)
+class _HandJob:
+    """One hand to analyse, in plain values (it crosses to a worker process): the hands after
+    the exchanges, the dealer, the cards played, the payoff table in score mode."""
+
+    number: int
+    hands: tuple[int, ...]
+    dealer: int
+    plays: tuple[int, ...]
+    table: PayoffTable | None
+    lead_any: bool
+
+
+def _job_of(log: HandLog, number: int, stakes: HandStakes | None, lead_any: bool) -> _HandJob:
     hands = list(log.dealt)
     if len(hands) != 4:
         raise SpadesError("double-dummy analysis needs a four-player game")
@@ -98,19 +124,46 @@ def analyse_log(
     table = None
     if stakes is not None:
         table = payoff_table(stakes.rules, stakes.bids, stakes.totals_before, stakes.bags_before)
+    return _HandJob(number, tuple(hands), log.dealer, tuple(log.plays), table, lead_any)
+
+
+def _analyse(
+    job: _HandJob, solver: Solver, score_solver: ScoreSolver | None, on_play: Callable[[], None] | None
+) -> HandAnalysis:
+    number = job.number
+    hands = list(job.hands)
+    table = job.table
+    if table is not None:
         score_solver = score_solver or ScoreSolver()
-    leader = (log.dealer + 1) % 4
+    broken = job.lead_any
+    leader = (job.dealer + 1) % 4
     trick: list[int] = []
-    broken = lead_any
     won = [0, 0]  # per side, tricks so far
     seat_won = [0, 0, 0, 0]
     out: list[PlayAnalysis] = []
-    for i, card in enumerate(log.plays):
+    hint: int | None = None  # score mode: the payoff the last card played left
+    for i, card in enumerate(job.plays):
         seat = (leader + len(trick)) % 4
         side = seat % 2
         if table is not None and score_solver is not None:
-            ssol = score_solver.solve(hands, leader, table, trick, broken, seat_won)
-            values = {c: v if side == 0 else -v for c, v in ssol.card_values.items()}
+            # The card played's payoff, the best and the best cards: not every card's payoff.
+            j = score_solver.judge(hands, leader, table, card, trick, broken, seat_won, hint=hint)
+            hint = j.card_value
+            if card not in j.legal:
+                raise SpadesError(
+                    f"hand {number}, trick {i // 4 + 1}: {card_text(card)} was not a legal card"
+                )
+            sign = 1 if side == 0 else -1
+            out.append(
+                PlayAnalysis(
+                    i // 4 + 1,
+                    seat,
+                    card,
+                    sign * j.card_value,
+                    sign * j.value,
+                    tuple(sorted(j.best_cards, reverse=True)),
+                )
+            )
         else:
             sol = solver.solve(hands, leader, trick, broken)
             left = hands[seat].bit_count()
@@ -119,19 +172,21 @@ def analyse_log(
                 return won[side] + (ns if side == 0 else left - ns)
 
             values = {c: mine(v) for c, v in sol.card_values.items()}
-        best = max(values.values())
-        if card not in values:
-            raise SpadesError(f"hand {number}, trick {i // 4 + 1}: {card_text(card)} was not a legal card")
-        out.append(
-            PlayAnalysis(
-                i // 4 + 1,
-                seat,
-                card,
-                values[card],
-                best,
-                tuple(sorted((c for c, v in values.items() if v == best), reverse=True)),
+            best = max(values.values())
+            if card not in values:
+                raise SpadesError(
+                    f"hand {number}, trick {i // 4 + 1}: {card_text(card)} was not a legal card"
+                )
+            out.append(
+                PlayAnalysis(
+                    i // 4 + 1,
+                    seat,
+                    card,
+                    values[card],
+                    best,
+                    tuple(sorted((c for c, v in values.items() if v == best), reverse=True)),
+                )
             )
-        )
         if on_play is not None:
             on_play()
         hands[seat] &= ~(1 << card)
@@ -143,7 +198,27 @@ def analyse_log(
             won[leader % 2] += 1
             seat_won[leader] += 1
             trick = []
-    return HandAnalysis(number, tuple(out), "points" if stakes is not None else "tricks")
+    return HandAnalysis(number, tuple(out), "points" if table is not None else "tricks")
+
+
+_worker_solvers: dict[str, Any] = {}
+"""A worker process's solvers, made on its first hand and kept for the next ones."""
+
+
+def _analyse_in_worker(job: _HandJob) -> HandAnalysis:
+    """A worker process's task: one hand, with the solvers it keeps between hands."""
+    solver = _worker_solvers.setdefault("dd", Solver())
+    score_solver = _worker_solvers.setdefault("score", ScoreSolver())
+    return _analyse(job, solver, score_solver, None)
+
+
+def _default_jobs(score: bool, hands: int) -> int:
+    """Processes for a game: by score, one per core up to one per hand (a hand with a live Nil
+    can take seconds, and hands are independent); by tricks one (each hand takes well under a
+    second, less than starting a process)."""
+    if not score or hands < 2:
+        return 1
+    return max(1, min(os.cpu_count() or 1, hands))
 
 
 def analyse_game(
@@ -152,10 +227,16 @@ def analyse_game(
     *,
     score: bool = False,
     on_play: Callable[[], None] | None = None,
+    jobs: int | None = 1,
 ) -> list[HandAnalysis]:
     """Analyse every hand of a (replayed) game that reached the play; with ``score``, by each
     hand's Spades score given its bids and the score before it. ``on_play`` is called after
-    each card is analysed (a progress bar: a hand with a live Nil can take minutes by score)."""
+    each card is analysed (a progress bar: a hand with a live Nil can take seconds by score).
+    ``jobs``: worker processes, one hand each at a time (1, the default: none; None: by score,
+    one per core up to one per hand, by tricks none). The output is the same whatever it is.
+    Workers are spawned, so a script that passes ``jobs`` other than 1 must guard its entry
+    point (``if __name__ == "__main__":``), as with any ``multiprocessing`` spawn; the
+    ``spades analyse`` command does."""
     if game.n != 4 or not game.rules.teams:
         raise SpadesError("double-dummy analysis needs a four-player partnership game")
     if not deck_of(game.rules).standard:
@@ -164,9 +245,7 @@ def analyse_game(
             "its solvers are built for it"
         )
     lead_any = may_lead_spades(game.rules, False)
-    solver = solver or Solver()
-    score_solver = ScoreSolver() if score else None
-    out = []
+    todo: list[_HandJob] = []
     done = 0  # hands scored so far: the score sheet has a line per hand played out
     for i, log in enumerate(game.logs):
         if not log.plays:
@@ -183,7 +262,39 @@ def analyse_game(
                 tuple(before.totals) if before else (0, 0),
                 tuple(before.bags) if before else (0, 0),
             )
-        out.append(analyse_log(log, solver, i + 1, stakes, score_solver, on_play, lead_any=lead_any))
+        todo.append(_job_of(log, i + 1, stakes, lead_any))
         if len(log.plays) == 52:
             done += 1
-    return out
+    workers = _default_jobs(score, len(todo)) if jobs is None else max(1, jobs)
+    if workers > 1 and len(todo) > 1:
+        return _analyse_in_pool(todo, workers, on_play)
+    solver = solver or Solver()
+    score_solver = ScoreSolver() if score else None
+    return [_analyse(job, solver, score_solver, on_play) for job in todo]
+
+
+def _nil_bids(job: _HandJob) -> int:
+    """How many seats bid Nil, as the payoff table shows (0 by tricks)."""
+    return 0 if job.table is None else int(_nil_seats(job.table)).bit_count()
+
+
+def _analyse_in_pool(
+    todo: list[_HandJob], workers: int, on_play: Callable[[], None] | None
+) -> list[HandAnalysis]:
+    """The hands in worker processes (spawned: a caller may hold threads), in the game's order;
+    ``on_play`` is called for a hand's cards as it comes back. Each worker loads the compiled
+    kernels once (about a second), then keeps its solvers for its next hands."""
+    ctx = multiprocessing.get_context("spawn")
+    # The slow hands first (those with a Nil bid: a live Nil is what takes seconds), so that
+    # the last hand to start is a quick one.
+    order = sorted(range(len(todo)), key=lambda k: -_nil_bids(todo[k]))
+    with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx) as pool:
+        futures = {pool.submit(_analyse_in_worker, todo[k]): k for k in order}
+        out: list[HandAnalysis | None] = [None] * len(todo)
+        for fut in as_completed(futures):
+            k = futures[fut]
+            out[k] = fut.result()
+            if on_play is not None:
+                for _ in todo[k].plays:
+                    on_play()
+    return [h for h in out if h is not None]

@@ -17,7 +17,15 @@ import numpy as np
 
 from spades.rules import Rules
 from spades.scoring import SeatBid, score_hand
-from spades.search._score_kernel import INF, NS_FIELDS, _score_solve, split_bounds
+from spades.search._score_kernel import (
+    INF,
+    LO_COLS,
+    NOT_BEST,
+    NS_FIELDS,
+    SE_COLS,
+    _score_solve,
+    split_bounds,
+)
 from spades.search.dd import Solver, _check
 from spades.search.positions import InvalidPosition
 
@@ -68,6 +76,19 @@ class ScoreSolution:
     nodes: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class CardJudgement:
+    """A played card judged by score (``ScoreSolver.judge``): the position's best payoff
+    (North/South's hand score minus East/West's), the payoff after the card, the cards that
+    reach the best payoff and every legal card."""
+
+    value: int
+    card_value: int
+    best_cards: tuple[int, ...]
+    legal: tuple[int, ...]
+    nodes: int = 0
+
+
 class ScoreSolver:
     """Score-mode solver with its own tables (not thread-safe: one per thread).
 
@@ -79,16 +100,19 @@ class ScoreSolver:
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
         size = 1 << table_bits
-        self._ttk = np.full((size, 4), -1, dtype=np.int64)
-        self._ttv = np.zeros((size, 3), dtype=np.int64)
+        self._tkey = np.full((size >> 2, 5), -1, dtype=np.int64)
+        self._epat = np.zeros((size, SE_COLS), dtype=np.int64)
+        self._tuse = np.zeros(2, dtype=np.int64)
         self._kill = np.full((1 << 18, 2), -1, dtype=np.int64)
-        self._lo = np.zeros((1 << 16, 15), dtype=np.int64)
+        self._lo = np.zeros((1 << 16, LO_COLS), dtype=np.int64)
         self._hi = np.zeros((1 << 16, 14), dtype=np.int64)
         self._fr = np.zeros((54, NS_FIELDS), dtype=np.int64)
         self._ftc = np.zeros((54, 4), dtype=np.int64)
+        self._ffl = np.zeros((54, 8), dtype=np.int64)
         self._mvs = np.zeros((54, 16), dtype=np.int64)
         self._scs = np.zeros((54, 16), dtype=np.int64)
-        self._key = np.zeros(4, dtype=np.int64)  # the table key of a position
+        self._rel = np.zeros(4, dtype=np.int64)
+        self._tmp = np.zeros(12, dtype=np.int64)
         self._stats = np.zeros(8, dtype=np.int64)
         self._table_id = b""
         self.use_dd = True
@@ -107,6 +131,48 @@ class ScoreSolver:
     ) -> ScoreSolution:
         """Best payoff from the position (``payoff`` from ``payoff_table``); ``values=False``
         skips the per-card figures (``card_values`` is then empty), which is faster."""
+        v, vals, nodes = self._run(hands, leader, payoff, trick, spades_broken, tricks_won, values, -1, None)
+        cv = {c: int(vals[c]) for c in range(52) if vals[c] > -INF - 1} if values else {}
+        return ScoreSolution(v, cv, nodes)
+
+    def judge(
+        self,
+        hands: Sequence[int],
+        leader: int,
+        payoff: np.ndarray[Any, np.dtype[np.int64]],
+        card: int,
+        trick: Sequence[int] = (),
+        spades_broken: bool = True,
+        tricks_won: Sequence[int] = (0, 0, 0, 0),
+        *,
+        hint: int | None = None,
+    ) -> CardJudgement:
+        """What an analysis of a played card needs, for less than ``solve``'s every card: the
+        best payoff, the payoff after ``card`` (exact), and which legal cards reach the best
+        (one null-window probe each rather than each one's exact payoff). An illegal ``card``
+        gives ``card_value`` = ``value`` and is not among ``legal``: check it there. ``hint``:
+        a guess at the best payoff (the previous decision's ``card_value``: where the card
+        played left the position), the first one probed; any guess gives the same answers."""
+        v, vals, nodes = self._run(hands, leader, payoff, trick, spades_broken, tricks_won, True, card, hint)
+        legal = tuple(c for c in range(52) if vals[c] > -INF - 1 or vals[c] == NOT_BEST)
+        best = tuple(c for c in legal if vals[c] == v)
+        cv = int(vals[card]) if card in legal and vals[card] != NOT_BEST else v
+        return CardJudgement(v, cv, best, legal, nodes)
+
+    def _run(
+        self,
+        hands: Sequence[int],
+        leader: int,
+        payoff: np.ndarray[Any, np.dtype[np.int64]],
+        trick: Sequence[int],
+        spades_broken: bool,
+        tricks_won: Sequence[int],
+        values: bool,
+        only: int,
+        hint: int | None,
+    ) -> tuple[int, np.ndarray[Any, np.dtype[np.int64]], int]:
+        """Check the position and run the kernel: the best payoff, each card's figure (with
+        ``values``; ``only``, ``hint``: see ``_score_solve``) and the nodes searched."""
         _check(hands, leader, trick)
         payoff = np.ascontiguousarray(payoff, dtype=np.int64)
         if payoff.shape != (14, 14, 14, 14):
@@ -117,7 +183,8 @@ class ScoreSolver:
             raise InvalidPosition("tricks_won and the cards left must add up to 13 tricks")
         table_id = hashlib.blake2b(payoff.ravel()[_ENDINGS].tobytes(), digest_size=16).digest()
         if table_id != self._table_id:
-            self._ttk.fill(-1)
+            self._tkey[:, 0] = -1
+            self._tuse.fill(0)
             split_bounds(payoff, self._lo, self._hi)
             self._table_id = table_id
         h = np.array([int(x) for x in hands], dtype=np.int64)
@@ -135,17 +202,18 @@ class ScoreSolver:
                 ddv[c] = j
         self._stats[0] = 0
         self._stats[1] = 0
+        guess = -INF if hint is None else int(hint)
         v = _score_solve(
-            h, tc, len(trick), leader, bool(spades_broken), tw, payoff, dd, ddv, values, vals,
-            self._lo, self._hi, self._ttk, self._ttv, self._kill,
-            self._fr, self._ftc, self._mvs, self._scs, self._key, self._stats,
+            h, tc, len(trick), leader, bool(spades_broken), tw, payoff, dd, ddv, values, only, guess, vals,
+            self._lo, self._hi, self._tkey, self._epat, self._tuse, self._kill,
+            self._fr, self._ftc, self._ffl, self._mvs, self._scs, self._rel, self._tmp, self._stats,
         )  # fmt: skip
-        cv = {c: int(vals[c]) for c in range(52) if vals[c] > -INF - 1} if values else {}
-        return ScoreSolution(int(v), cv, int(self._stats[0]))
+        return int(v), vals, int(self._stats[0])
 
     def clear(self) -> None:
         """Forget every stored bound and cut-off card (only to measure a cold start)."""
-        self._ttk.fill(-1)
+        self._tkey[:, 0] = -1
+        self._tuse.fill(0)
         self._kill.fill(-1)
         self._dd.clear()
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from spades.i18n import _, ngettext
 from spades.rules import Rules
 from spades.scoring import SeatBid
 
@@ -100,19 +101,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         warm_up()
     except Exception as e:  # numba missing or broken: play still works with the other bots
-        print(f"spades warm: cannot compile the search kernels: {type(e).__name__}: {e}", file=sys.stderr)
+        why = f"{type(e).__name__}: {e}"
+        print(_("spades warm: cannot compile the search kernels: {why}").format(why=why), file=sys.stderr)
         return 1
     seconds = time.perf_counter() - t0
     folder = cache_dir()
     compiled = compiled_here()
     if folder is None:
-        print("spades warm: numba has no disk cache here; kernels compile in each process", file=sys.stderr)
+        no_cache = _("spades warm: numba has no disk cache here; kernels compile in each process")
+        print(no_cache, file=sys.stderr)
         return 1
     missing = missing_index(folder)
     if missing:
-        print(f"spades warm: no cache in {folder} for {', '.join(missing)}", file=sys.stderr)
+        kernels = ", ".join(missing)
+        print(
+            _("spades warm: no cache in {folder} for {kernels}").format(folder=folder, kernels=kernels),
+            file=sys.stderr,
+        )
         return 1
     if not args.quiet:
-        what = f"compiled {len(compiled)} kernels" if compiled else "all kernels already compiled"
-        print(f"spades warm: {what} in {seconds:.1f} s (cache: {folder})")
+        line = (
+            ngettext(
+                "spades warm: compiled {n} kernel in {seconds} s (cache: {folder})",
+                "spades warm: compiled {n} kernels in {seconds} s (cache: {folder})",
+                len(compiled),
+            )
+            if compiled
+            else _("spades warm: all kernels already compiled in {seconds} s (cache: {folder})")
+        )
+        print(line.format(n=len(compiled), seconds=f"{seconds:.1f}", folder=folder))
     return 0

@@ -26,16 +26,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
 from spades.actions import Action, Bid, Draw, Look, PassCards, Play
+from spades.bots.levels import offered
 from spades.cards import CardSet, parse_card
-from spades.errors import SpadesError
+from spades.errors import SpadesError, reply_fields
 from spades.rules import CHOICES, NULLABLE, PRESETS, RANGES, Rules
 from spades.server.codec import deck_view
+from spades.server.howto import router as howto_router
 from spades.server.limits import AddressLimits
 from spades.server.manager import MAX_LIVE_TABLES, WAITING_TTL, TableManager
 from spades.server.replayview import replay_body
 from spades.server.schema import (
     MAX_MESSAGE_BYTES,
     BidMsg,
+    ChatMsg,
     Claim,
     CreateTable,
     DrawMsg,
@@ -46,6 +49,7 @@ from spades.server.schema import (
     PassMsg,
     Ping,
     PlayMsg,
+    Rematch,
     RulesCheck,
     client_message,
     first_error,
@@ -68,6 +72,11 @@ MAX_LIST_LIMIT = 1000
 HELLO_TIMEOUT_S = 10.0
 """A websocket that has not said hello by then is closed."""
 REPLAY_TIMEOUT_S = 20.0
+
+
+CHAT_PER_S = 0.5
+CHAT_BURST = 4.0
+"""Table chat: four lines at once, then one every two seconds, per connection."""
 
 
 class RateLimit:
@@ -132,7 +141,16 @@ def create_app(
     app = FastAPI(title="spades", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.manager = manager
     app.state.store = the_store
+    from spades.server import accounts, profiles
+    from spades.server.accountdb import AccountDB
+    from spades.server.sessions import Accounts, acting, socket_session
+
+    app.state.accounts = Accounts(AccountDB(the_store))
+    app.include_router(accounts.router())
+    app.include_router(profiles.router())
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(howto_router)
 
     @app.middleware("http")
     async def _limit_body(request: Request, call_next: Any) -> Response:
@@ -160,7 +178,7 @@ def create_app(
 
     @app.exception_handler(SpadesError)
     async def _spades_error(_request: Request, exc: SpadesError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"error": str(exc), **reply_fields(exc)}, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -202,7 +220,19 @@ def create_app(
     async def info() -> dict[str, Any]:
         return {
             "hint_bot": manager.hint_level,
-            "bots": ["random", "heuristic", *(["expert"] if manager.hint_level == "expert" else [])],
+            # The named levels first (spades.bots.levels; the expert's where this server has it),
+            # then the bots by their own names.
+            "bots": list(
+                dict.fromkeys(
+                    [
+                        *offered({"random", "heuristic", manager.hint_level or "heuristic"}),
+                        "random",
+                        "heuristic",
+                        *(["expert"] if manager.hint_level == "expert" else []),
+                    ]
+                )
+            ),
+            "chat": True,  # tables have chat (the lobby offers to turn it off)
         }
 
     @app.get("/api/i18n/{lang}")
@@ -228,7 +258,7 @@ def create_app(
         try:
             rules = Rules.from_spec(req.rules)
         except SpadesError as e:
-            return {"error": str(e)}
+            return {"error": str(e), **reply_fields(e)}
         return {"error": None, "rules": rules.to_dict(), "spec": rules.to_spec(), "deck": deck_view(rules)}
 
     @app.post("/api/tables")
@@ -236,7 +266,15 @@ def create_app(
         refusal = await per_address.create(_address(request))
         if refusal is not None:
             raise HTTPException(429, refusal)
+        who = await acting(request)  # a signed-in creator sits as his account (CSRF checked)
+        mine = next((i for i, s in enumerate(req.seats) if s.name is not None), None)
+        if who is not None and mine is not None:
+            specs = list(req.seats)
+            specs[mine] = specs[mine].model_copy(update={"name": who.account.name})
+            req = req.model_copy(update={"seats": specs})
         actor, secret = await manager.create(req)
+        if mine is not None:
+            await accounts.bind(request, actor, mine, who)
         seats = []
         for s, c in enumerate(actor.conf.seats):
             kind, value = secret.get(s, ("", None))
@@ -266,14 +304,43 @@ def create_app(
         return (await table_or_404(table_id)).full_public()
 
     @app.post("/api/tables/{table_id}/claim")
-    async def claim(table_id: str, req: Claim) -> dict[str, Any]:
+    async def claim(table_id: str, req: Claim, request: Request) -> dict[str, Any]:
         actor = await table_or_404(table_id)
         if req.seat >= len(actor.conf.seats):
             raise SpadesError(f"seat {req.seat} is not at this table")
-        token, err = await actor.claim(req.seat, req.name)
+        who = await acting(request)
+        token, err = await actor.claim(req.seat, req.name if who is None else who.account.name)
         if token is None:
             raise SpadesError(err or "that seat cannot be taken")
+        await accounts.bind(request, actor, req.seat, who)
         return {"id": actor.id, "seat": req.seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, req: Rematch, request: Request) -> dict[str, Any]:
+        """A player of a finished table starts its rematch (``server/rematch.py``); whoever is
+        still at the old table is told. 403 for anyone who did not play there."""
+        from spades.server.rematch import accounts_to_bind, start_rematch
+
+        old = await table_or_404(table_id)
+        who = await acting(request)
+        seat = old.seat_of_token(req.token) if req.token is not None else None
+        if seat is None and who is not None:
+            seat = old.seat_of_account(who.account.id)
+        if seat is None:
+            raise HTTPException(403, "only a player of this table can start its rematch")
+        if old.rematch is None:
+            refusal = await per_address.create(_address(request))
+            if refusal is not None:
+                raise HTTPException(429, refusal)
+        out = await start_rematch(manager, old, seat)
+        new = await manager.get(out["id"]) if out["created"] else None
+        if new is not None:
+            if out["token"] is not None:
+                await accounts.bind(request, new, seat, who)
+            for s, account, name in accounts_to_bind(old, seat):
+                if await new.bind(s, account, name) is None:
+                    await app.state.accounts.db.bind_seat(new.id, s, account)
+        return out
 
     @app.get("/api/tables/{table_id}/record")
     async def get_record(table_id: str, download: bool = False) -> Response:
@@ -330,6 +397,8 @@ def create_app(
             return
         pump = asyncio.create_task(_pump(ws, conn))
         session = _Session(actor, conn)
+        session.account = await socket_session(ws)
+        session.bind = lambda seat: accounts.bind(ws, actor, seat, session.account)
         deadline = time.monotonic() + HELLO_TIMEOUT_S
         try:
             while True:
@@ -390,6 +459,11 @@ class _Session:
         self.limit = RateLimit()
         self.refused = 0
         self.hinting = False
+        self.chat_limit = RateLimit(CHAT_PER_S, CHAT_BURST)
+        self.account: Any = None
+        """The signed-in account's session (``sessions.socket_session``), or ``None``."""
+        self.bind: Any = None
+        """Binds a seat redeemed here to that account."""
 
     async def _hint(self, seat: int) -> None:
         try:
@@ -402,13 +476,15 @@ class _Session:
             self.conn.send(json.dumps(reply))
 
     def error(self, message: str, *, code: str | None = None) -> bool:
-        """Refuse with a one-line message (and a ``code`` where the page must act on it)."""
+        """Refuse with a one-line message (and a ``code`` where the page must act on it); an
+        engine refusal also carries its ``msgid`` and ``fields`` for the page to translate."""
         self.refused += 1
-        reply = (
-            {"type": "error", "message": message}
+        reply: dict[str, Any] = (
+            {"type": "error", "message": str(message)}
             if code is None
-            else {"type": "error", "code": code, "message": message}
+            else {"type": "error", "code": code, "message": str(message)}
         )
+        reply.update(reply_fields(message))
         self.conn.send(json.dumps(reply))
         return self.refused < MAX_REFUSED
 
@@ -436,6 +512,15 @@ class _Session:
         if isinstance(msg, Join):
             err = await actor.join(seat, msg.name)
             return True if err is None else self.error(err)
+        if isinstance(msg, ChatMsg):
+            if not actor.conf.chat:
+                return self.error("chat is turned off at this table", code="chat_off")
+            if (msg.quick is None) == (msg.text is None):
+                return self.error("chat: give a quick phrase or a text, not both or neither")
+            if not self.chat_limit.take():
+                return self.error("chat: too many lines, wait a little", code="chat_slow")
+            actor.chat(seat, msg.quick, msg.text)
+            return True
         if isinstance(msg, HintMsg):
             if not actor.conf.hints:
                 return self.error("hints are turned off at this table")
@@ -447,7 +532,7 @@ class _Session:
         try:
             action = _to_action(msg)
         except SpadesError as e:
-            return self.error(str(e))
+            return self.error(e.text)
         err = await actor.act(seat, action)
         return True if err is None else self.error(err)
 
@@ -455,15 +540,19 @@ class _Session:
         actor, conn = self.actor, self.conn
         if conn.greeted:
             return self.error("hello was already said on this connection")
-        if msg.token is not None and msg.invite is not None:
+        if sum(x is not None for x in (msg.token, msg.invite, msg.prior)) > 1:
             return self.error("hello: give a token or an invite, not both")
         seat = None
-        if msg.invite is not None:
-            out = await actor.redeem(msg.invite)
+        if msg.invite is not None or msg.prior is not None:
+            out = await (
+                actor.redeem(msg.invite) if msg.invite is not None else actor.redeem_prior(str(msg.prior))
+            )
             if out.get("error") is not None:
                 return self.error(str(out["error"]), code=out.get("code"))
             seat = int(out["seat"])
             conn.send(json.dumps({"type": "seat", "seat": seat, "token": out["token"]}))
+            if self.account is not None and self.bind is not None:
+                await self.bind(seat)
         elif msg.token is not None:
             seat = actor.seat_of_token(msg.token)
             if seat is None:
@@ -471,6 +560,8 @@ class _Session:
                 if taken is not None:
                     return self.error(taken, code="seat_taken")
                 return self.error("that seat token is not valid at this table")
+        elif self.account is not None:  # a seat bound to the account opens from any browser
+            seat = actor.seat_of_account(self.account.account.id)
         conn.seat = seat
         actor.greet(conn)
         return True

@@ -204,6 +204,11 @@ class Membership:
                     actor.catch_up(stored.events)
         actor.owner = actor.status in LIVE
         actor.owned_at = time.monotonic()
+        if actor.status == "over":  # its owner died after the last move: finish its books
+            from spades.server.rated import game_over
+
+            mgr.write_listing(actor)
+            game_over(actor)
         await self.bus.unsubscribe(f"t:{table_id}")
         await self.bus.subscribe(f"c:{table_id}", functools.partial(self._on_command, table_id))
         # Whoever was connected to the old owner reconnects to someone; until they report,
@@ -252,15 +257,56 @@ class Membership:
     def publish_presence(self, actor: TableActor) -> None:
         self.bus.post(f"t:{actor.id}", _dumps({"p": actor.presence_json()}))
 
+    def publish_chat(self, table_id: str, line: str) -> None:
+        self.bus.post(f"t:{table_id}", _dumps({"c": line}))
+
+    def forward_chat(self, table_id: str, line: str) -> None:
+        self.bus.post(f"c:{table_id}", _dumps({"chat": line}))
+
+    def publish_rematch(self, table_id: str, info: dict[str, Any]) -> None:
+        """A rematch of a finished table, to every worker holding it: nobody owns a finished
+        table, so both its channels (``t:`` for replicas, ``c:`` for the last owner)."""
+        msg = _dumps({"rematch": info})
+        self.bus.post(f"t:{table_id}", msg)
+        self.bus.post(f"c:{table_id}", msg)
+
+    def publish_anonymised(self, table_id: str, seat: int) -> None:
+        """A deleted account's seat: every worker holding the table (owner on ``c:``,
+        replicas on ``t:``) shows the anonymous name at once (``anonymised``)."""
+        msg = _dumps({"anon": seat})
+        self.bus.post(f"t:{table_id}", msg)
+        self.bus.post(f"c:{table_id}", msg)
+
+    def anonymised(self, table_id: str, seat: int) -> None:
+        from spades.server.accountdb import ANONYMOUS
+
+        actor = self.mgr.tables.get(table_id)
+        if actor is None or not 0 <= seat < len(actor.conf.seats):
+            return
+        actor.anonymise(seat, ANONYMOUS)
+        if actor.owner:  # its next lobby line must not bring the old name back
+            self.mgr.write_listing(actor)
+
     def report_presence(self, actor: TableActor) -> None:
         msg = {"presence": sorted(actor.local_seats()), "from": self.me}
         self.bus.post(f"c:{actor.id}", _dumps(msg))
 
     def _on_table(self, table_id: str, text: str) -> None:
         actor = self.mgr.tables.get(table_id)
-        if actor is None or actor.owner:
+        if actor is None:
             return
         msg = json.loads(text)
+        if "rematch" in msg:
+            actor.rematch_out(str(msg["rematch"]["table"]), int(msg["rematch"]["by"]))
+            return
+        if actor.owner:
+            return
+        if "anon" in msg:
+            self.anonymised(table_id, int(msg["anon"]))
+            return
+        if "c" in msg:  # a chat line, from the owner
+            actor.chat_out(str(msg["c"]))
+            return
         if "p" in msg:
             actor.set_presence(msg["p"])
             return
@@ -314,6 +360,16 @@ class Membership:
         if actor is None:
             return
         msg = json.loads(text)
+        if "anon" in msg:
+            self.anonymised(table_id, int(msg["anon"]))
+            return
+        if "rematch" in msg:
+            actor.rematch_out(str(msg["rematch"]["table"]), int(msg["rematch"]["by"]))
+            return
+        if "chat" in msg:  # a replica's chat line: hand it out here and to every replica
+            actor.chat_out(str(msg["chat"]))
+            self.publish_chat(table_id, str(msg["chat"]))
+            return
         if "presence" in msg:
             seats = frozenset(int(s) for s in msg["presence"])
             known = msg["from"] in actor.remote

@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 
 from spades.actions import Action
 from spades.bots import Bot, Decision, make_bot, parse_spec
+from spades.bots.levels import levels_on
 from spades.errors import SpadesError
 from spades.observation import Observation
 from spades.server.replayview import (
@@ -59,7 +60,7 @@ DECIDE_TIMEOUT_S = 10.0
 """Default wait for a decision (the expert caps its own search at 2.5 s)."""
 REPLAY_TIMEOUT_S = REPLAY_BUDGET_S + 5.0
 """Default wait for a replay: its budget, plus parsing and the trip to the worker."""
-FAST_BOTS = frozenset({"random", "heuristic"})
+FAST_BOTS = frozenset({"random", "heuristic", *levels_on("random", "heuristic")})
 """Bots quick enough to decide on the caller's thread (``InlinePool``, a table's own loop);
 the others think in the pool's processes."""
 BOT_CACHE = 64

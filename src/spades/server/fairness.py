@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spades.cards import card_text, parse_card
-from spades.errors import InvalidCard, InvalidRecord
+from spades.errors import N_, InvalidCard, InvalidRecord, Text
 from spades.legal import deck_of
 from spades.record import Replay, replay
 from spades.rules import Rules
@@ -93,42 +93,59 @@ def verify_record(data: Any, *, replayed: Replay | None = None) -> tuple[Replay,
     rep = replayed if replayed is not None else replay(data)
     proofs = data.get("proofs") if isinstance(data, Mapping) else None
     if not isinstance(proofs, list) or not proofs:
-        raise InvalidRecord("the record holds no shuffle proofs (field proofs)")
+        raise InvalidRecord(N_("the record holds no shuffle proofs (field proofs)"))
     game = rep.game
     checks: list[HandCheck] = []
     for i, p in enumerate(proofs):
         if not isinstance(p, Mapping):
-            raise InvalidRecord(f"proofs[{i}] must be an object")
+            raise InvalidRecord(N_("proofs[{i}] must be an object"), i=i)
         number = p.get("hand")
         commit = p.get("commit")
         if not isinstance(number, int) or not 1 <= number <= len(game.logs) or not isinstance(commit, str):
-            raise InvalidRecord(f"proofs[{i}]: hand {number!r} or commit {commit!r} is not valid")
+            raise InvalidRecord(
+                N_("proofs[{i}]: hand {hand} or commit {commit} is not valid"),
+                i=i,
+                hand=repr(number),
+                commit=repr(commit),
+            )
         checks.append(_check_one(game, number, commit, p.get("deck"), p.get("salt")))
     return rep, checks
 
 
 def _check_one(game: Game, number: int, commit: str, text: Any, salt: Any) -> HandCheck:
-    def fail(why: str) -> HandCheck:
-        return HandCheck(number, commit, False, f"hand {number}: {why}")
+    def fail(why: Text) -> HandCheck:
+        return HandCheck(number, commit, False, Text(N_("hand {hand}: {why}"), hand=number, why=why))
 
     if not isinstance(text, str) or not isinstance(salt, str):
-        return fail("the deck and salt were not revealed")
+        return fail(Text(N_("the deck and salt were not revealed")))
     if commitment(text, salt) != commit:
-        return fail("sha256(deck + salt) does not match the commitment published at the deal")
+        return fail(Text(N_("sha256(deck + salt) does not match the commitment published at the deal")))
     try:
         cards = [parse_card(t) for t in text.split(" ")]
     except InvalidCard as e:
-        return fail(f"the revealed deck is not card text: {e}")
+        return fail(Text(N_("the revealed deck is not card text: {error}"), error=e.text))
     expected = deck_of(game.rules).cards
     if sorted(cards) != sorted(expected):
-        return fail(f"the revealed deck does not hold each of the {len(expected)} cards of these rules once")
+        return fail(
+            Text(
+                N_("the revealed deck does not hold each of the {n} cards of these rules once"),
+                n=len(expected),
+            )
+        )
     log = game.logs[number - 1]
     if game.n == 2:
         if log.stock != cards:
-            return fail("the revealed deck is not the stock of the record")
+            return fail(Text(N_("the revealed deck is not the stock of the record")))
     elif hands_from_deck(cards, log.dealer, game.n) != list(log.dealt):
-        return fail("dealing the revealed deck from the dealer's left does not give the recorded hands")
-    return HandCheck(number, commit, True, f"hand {number}: deck and salt match the commitment and the deal")
+        return fail(
+            Text(N_("dealing the revealed deck from the dealer's left does not give the recorded hands"))
+        )
+    return HandCheck(
+        number,
+        commit,
+        True,
+        Text(N_("hand {hand}: deck and salt match the commitment and the deal"), hand=number),
+    )
 
 
 __all__ = ["Deck", "HandCheck", "commitment", "deal_into", "deck_text", "new_deck", "verify_record"]

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from spades.actions import Action
@@ -24,7 +24,15 @@ from spades.errors import SpadesError
 from spades.observation import Observation
 from spades.server.schema import CreateTable
 from spades.server.store import FINAL, LIVE, BadTable, Store, StoredTable, StoreError
-from spades.server.tables import IDLE_S, LIST_LIMIT, MOVED, TableActor, bot_available, conf_from_request
+from spades.server.tables import (
+    IDLE_S,
+    LIST_LIMIT,
+    MOVED,
+    TableActor,
+    TableConf,
+    bot_available,
+    conf_from_request,
+)
 
 log = logging.getLogger("spades.server")
 
@@ -92,6 +100,20 @@ class TableManager:
             await self.load_all_async()
             self.spawn(self._solo_beat())
         self.start()
+        self._settle_finished()
+
+    def _settle_finished(self) -> None:
+        """What a worker that died may have left undone: a table whose log ends its game
+        but whose lobby line still says it plays gets its line (and its rating, if rated);
+        finished rated games with no rating are rated (``rated.catch_up``; safe on several
+        workers at once)."""
+        from spades.server.rated import catch_up, game_over
+
+        for actor in list(self.tables.values()):
+            if actor.status == "over":
+                self.write_listing(actor)
+                game_over(actor)
+        self.spawn(catch_up(self.store))
 
     async def _check_alone(self) -> None:
         from spades.server.cluster import live_others
@@ -227,11 +249,33 @@ class TableManager:
             return existing
         self.tables[table_id] = actor
         actor.start()
+        if not actor.owner and actor.status in LIVE:
+            self.spawn(self._chat_backlog(actor))
         return actor
 
+    async def _chat_backlog(self, actor: TableActor) -> None:
+        """A replica loaded now asks the owner for the chat said before it was here (chat
+        is kept in memory only, ``TableActor.chat_log``); nobody answering costs nothing."""
+        try:
+            out = await asyncio.wait_for(actor.command("chat_log", {}), FORWARD_TIMEOUT)
+        except (TimeoutError, SpadesError, StoreError) as e:
+            log.info("table %s: no chat backlog from its owner (%s)", actor.id, e)
+            return
+        lines = out.get("lines")
+        if out.get("error") is None and isinstance(lines, list) and not actor.owner:
+            actor.merge_chat([str(line) for line in lines])
+
     # ------------------------------------------------------------------ creation and listing
-    async def create(self, req: CreateTable) -> tuple[TableActor, dict[int, tuple[str, str]]]:
+    async def create(
+        self,
+        req: CreateTable,
+        adjust: Callable[[TableConf, dict[int, tuple[str, str]]], None] | None = None,
+    ) -> tuple[TableActor, dict[int, tuple[str, str]]]:
+        """A new table, owned here. ``adjust`` may change its configuration and secrets before
+        anything is written (a rematch's seats, ``server.rematch``)."""
         conf, secret = conf_from_request(req)
+        if adjust is not None:
+            adjust(conf, secret)
         live = await self.store.aread(self.store.count_live)
         if live >= self.max_live:
             raise SpadesError(f"the server already runs {live} tables (limit {self.max_live}); try later")
@@ -288,6 +332,24 @@ class TableManager:
     def published(self, actor: TableActor, seq: int, kind: str, data: dict[str, Any]) -> None:
         if self.membership is not None:
             self.membership.publish_event(actor.id, seq, kind, data)
+
+    def chat(self, actor: TableActor, line: str) -> None:
+        """A chat line: the owner hands it to its connections and to the replicas; a replica
+        sends it to the owner, which does the same (so the sender's worker hears it once)."""
+        if self.membership is None or actor.owner:
+            actor.chat_out(line)
+            if self.membership is not None:
+                self.membership.publish_chat(actor.id, line)
+        else:
+            self.membership.forward_chat(actor.id, line)
+
+    def rematch_started(self, actor: TableActor, table: str, by: int) -> None:
+        """A rematch of a finished table (its ``rematch`` event written): its connections here
+        are told, and every other worker holding the table tells its own
+        (``cluster.Membership.publish_rematch``)."""
+        actor.rematch_out(table, by)
+        if self.membership is not None:
+            self.membership.publish_rematch(actor.id, {"table": table, "by": by})
 
     def publish_presence(self, actor: TableActor) -> None:
         if self.membership is not None:

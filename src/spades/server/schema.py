@@ -37,11 +37,13 @@ def clean_name(value: str) -> str:
 
 class Hello(_Msg):
     """``token``: the seat's own token; ``invite``: an invite link's one-time ticket, answered
-    with ``{"type": "seat", "seat", "token"}``; neither: a spectator."""
+    with ``{"type": "seat", "seat", "token"}``; ``prior``: at a rematch, the token this
+    browser held at the old table, answered the same way; none: a spectator."""
 
     type: Literal["hello"]
     token: Token | None = None
     invite: Token | None = None
+    prior: Token | None = None
 
 
 class Join(_Msg):
@@ -86,8 +88,31 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
+QuickPhrase = Literal["hello", "good_luck", "well_played", "thanks", "sorry", "oops", "good_game", "bye"]
+"""The table chat's quick phrases, sent as ids: each page shows them in its own language."""
+MAX_CHAT = 200
+
+
+class ChatMsg(_Msg):
+    """A line of table chat: a quick phrase (by id) or free text (shown as text, never HTML)."""
+
+    type: Literal["chat"]
+    quick: QuickPhrase | None = None
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT)] | None = None
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        cleaned = " ".join("".join(ch for ch in v if ch.isprintable()).split())
+        if not cleaned:
+            raise ValueError("a chat line needs at least one visible character")
+        return cleaned
+
+
 ClientMessage = Annotated[
-    Hello | Join | LookMsg | BidMsg | PassMsg | PlayMsg | DrawMsg | HintMsg | Ping,
+    Hello | Join | LookMsg | BidMsg | PassMsg | PlayMsg | DrawMsg | HintMsg | Ping | ChatMsg,
     Field(discriminator="type"),
 ]
 client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -113,7 +138,17 @@ class CreateTable(_Msg):
     seats: Annotated[list[SeatSpec], Field(min_length=2, max_length=4)]
     bot_delay_ms: Annotated[int, Field(ge=0, le=10_000)] = 600
     hints: bool = True
+    chat: bool = True
     away_s: Annotated[float, Field(ge=1, le=3600)] = 60.0
+    rated: bool = False
+    """Rate the game under house rules too (games under a preset are always rated)."""
+
+
+class Rematch(_Msg):
+    """``POST /api/tables/{id}/rematch``: the starter's seat token at the finished table (a
+    signed-in account's bound seat needs none)."""
+
+    token: Token | None = None
 
 
 class RulesCheck(_Msg):

@@ -27,6 +27,7 @@ import json
 import logging
 import secrets
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,7 @@ from spades.actions import Action, Bid, Play
 from spades.bots import REGISTRY, Bot, make_bot
 from spades.cards import CardSet, card_text, parse_card
 from spades.driver import notify_others
-from spades.errors import SpadesError, first_line
+from spades.errors import SpadesError, Text, first_line, from_json, reply_fields
 from spades.observation import bid_value, public_view
 from spades.record import to_record
 from spades.rules import Rules
@@ -62,6 +63,9 @@ IDLE_S = 60.0
 LIST_LIMIT = 100
 """Tables a listing answers by default (newest first)."""
 MOVED = "the table is moving to another server: try again in a moment"
+CHAT_KEEP = 50
+"""Chat lines a table keeps in memory (on every worker holding it) for a page that reloads,
+a second device or a spectator arriving: chat is of the moment, so never in the log."""
 
 
 _AVAILABLE: dict[str, bool] = {}
@@ -82,6 +86,13 @@ def bot_available(name: str) -> bool:
                 known = False
         _AVAILABLE[name] = known
     return known
+
+
+def _chat_id(line: str) -> str:
+    try:
+        return str(json.loads(line).get("id"))
+    except (ValueError, AttributeError):
+        return line
 
 
 def digest(secret: str) -> str:
@@ -124,15 +135,28 @@ class SeatConf:
     invite_sha: str | None = None
     """Hash of the seat's one-time invite ticket."""
     name: str | None = None
+    account: str | None = None
+    """The account the seat is bound to (a ``bind`` event; ``None``: a guest's or a bot's)."""
+    account_name: str | None = None
+    prior_sha: str | None = None
+    """A rematch's seat: the hash of the token that held this seat at the old table, which
+    opens it once (``hello`` with ``prior``), so no one is sent another person's secret."""
+    prior_name: str | None = None
+    """The name that seat had at the old table: its holder sits down under it."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind,
             "bot": self.bot,
             "token_sha": self.token_sha,
             "invite_sha": self.invite_sha,
             "name": self.name,
         }
+        if self.account is not None:
+            out["account"], out["account_name"] = self.account, self.account_name
+        if self.prior_sha is not None:
+            out["prior_sha"], out["prior_name"] = self.prior_sha, self.prior_name
+        return out
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> SeatConf:
@@ -142,7 +166,18 @@ class SeatConf:
         if legacy is not None and token_sha is None and invite_sha is None:
             # Written by a server before tickets: its token was both invite and seat token.
             token_sha = digest(legacy)
-        return SeatConf(d["kind"], d.get("bot"), token_sha, invite_sha, d.get("name"))
+        name, account, account_name = d.get("name"), d.get("account"), d.get("account_name")
+        return SeatConf(
+            d["kind"],
+            d.get("bot"),
+            token_sha,
+            invite_sha,
+            name,
+            account,
+            account_name,
+            d.get("prior_sha"),
+            d.get("prior_name"),
+        )
 
 
 @dataclass
@@ -153,9 +188,13 @@ class TableConf:
     bot_delay_ms: int = 600
     hints: bool = True
     away_s: float = 60.0
+    rated: bool = False
+    """The creator asked for a rated game under house rules (the presets are always rated)."""
+    chat: bool = True
+    """Table chat on (the creator may turn it off)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "rules": self.rules.to_dict(),
             "first_dealer": self.first_dealer,
             "seats": [s.to_json() for s in self.seats],
@@ -163,6 +202,11 @@ class TableConf:
             "hints": self.hints,
             "away_s": self.away_s,
         }
+        if self.rated:
+            out["rated"] = True
+        if not self.chat:
+            out["chat"] = False
+        return out
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> TableConf:
@@ -173,6 +217,8 @@ class TableConf:
             bot_delay_ms=d.get("bot_delay_ms", 600),
             hints=d.get("hints", True),
             away_s=d.get("away_s", 60.0),
+            rated=bool(d.get("rated", False)),
+            chat=bool(d.get("chat", True)),
         )
 
 
@@ -210,7 +256,9 @@ def conf_from_request(req: CreateTable) -> tuple[TableConf, dict[int, tuple[str,
     first = (
         fd if isinstance(fd, int) else Game(rules, seed=secrets.randbits(64), auto_deal=False).first_dealer
     )
-    return TableConf(rules, first, seats, req.bot_delay_ms, req.hints, req.away_s), secret
+    conf = TableConf(rules, first, seats, req.bot_delay_ms, req.hints, req.away_s, req.rated)
+    conf.chat = req.chat
+    return conf, secret
 
 
 @dataclass
@@ -253,6 +301,12 @@ class TableActor:
         self.why: str | None = None
         """Why a table ended without a winner (``expired``, ``failed``)."""
         self.conns: list[Conn] = []
+        self.rematch: tuple[str, int] | None = None
+        """The rematch started from this finished table: the new table's id and the seat of
+        the player who started it (a ``rematch`` event, the last of the log; ``rematch_out``),
+        sent to each connection at hello."""
+        self.chat_log: deque[str] = deque(maxlen=CHAT_KEEP)
+        """The last chat lines, oldest first, as sent (each with its ``id``)."""
         now = time.monotonic()
         # A person counts as away until his browser connects, so a seat nobody opens is
         # played by the stand-in bot once the table's away limit has passed.
@@ -327,10 +381,10 @@ class TableActor:
             sha = data.get("token_sha") or (digest(data["token"]) if data.get("token") else None)
             if sha is not None:  # a claim from the lobby: the seat's new token
                 sc = self.conf.seats[seat]
-                for old in (sc.invite_sha, sc.token_sha):
+                for old in (sc.invite_sha, sc.token_sha, sc.prior_sha):
                     if old is not None:
                         self.superseded[old] = (seat, "claimed")
-                sc.token_sha, sc.invite_sha = sha, None
+                sc.token_sha, sc.invite_sha, sc.prior_sha = sha, None, None
                 # Whoever held the seat's old token or ticket only watches from now on.
                 self.kick_seat(
                     seat,
@@ -340,9 +394,13 @@ class TableActor:
         elif kind == "ticket":
             seat = data["seat"]
             sc = self.conf.seats[seat]
-            if sc.invite_sha is not None:
-                self.superseded[sc.invite_sha] = (seat, "used")
-            sc.token_sha, sc.invite_sha = data["token_sha"], None
+            for old in (sc.invite_sha, sc.prior_sha):
+                if old is not None:
+                    self.superseded[old] = (seat, "used")
+            sc.token_sha, sc.invite_sha, sc.prior_sha = data["token_sha"], None, None
+        elif kind == "bind":
+            sc = self.conf.seats[data["seat"]]
+            sc.account, sc.account_name = str(data["account"]), data.get("name")
         elif kind == "deal":
             deck = Deck.of([parse_card(c) for c in data["deck"].split(" ")], data["salt"])
             self.decks.append(deck)
@@ -353,6 +411,8 @@ class TableActor:
             g.apply(decode_action(data["a"]), data["seat"])
             if g.is_over:
                 self.status = "over"
+        elif kind == "rematch":  # after the game: the log decides which rematch is the one
+            self.rematch = (str(data["table"]), int(data["by"]))
         elif kind == "end":
             status = data["status"]
             if status not in ("expired", "failed"):
@@ -382,6 +442,10 @@ class TableActor:
         self.seq += 1
         self.apply_event(kind, data)
         mgr.published(self, self.seq, kind, data)
+        if before != "over" and self.status == "over":  # rated games update their ratings
+            from spades.server.rated import game_over
+
+            game_over(self)
         if self.status != before or kind in ("join", "deal", "ticket"):
             mgr.write_listing(self)
 
@@ -417,6 +481,10 @@ class TableActor:
 
     async def execute(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
         """Run a command as the owner (from a local player or forwarded by another worker)."""
+        if op == "chat_log":  # only reads: no lock, no change
+            if not self.owner:
+                return {"error": MOVED, "moved": True}
+            return {"error": None, "lines": list(self.chat_log)}
         async with self.lock:
             if not self.owner:
                 return {"error": MOVED, "moved": True}
@@ -432,13 +500,18 @@ class TableActor:
 
     async def _execute(self, op: str, args: dict[str, Any]) -> dict[str, Any]:
         if op == "act":
-            return {"error": await self._act(int(args["seat"]), decode_action(str(args["a"])))}
+            err = await self._act(int(args["seat"]), decode_action(str(args["a"])))
+            return {"error": err, **({"msg": reply_fields(err)} if isinstance(err, Text) else {})}
         if op == "join":
             return {"error": await self._join(int(args["seat"]), str(args["name"]))}
         if op == "claim":
             return await self._claim(int(args["seat"]), str(args["name"]))
         if op == "redeem":
             return await self._redeem(str(args["invite"]))
+        if op == "prior":
+            return await self._prior(str(args["prior"]))
+        if op == "bind":
+            return {"error": await self._bind(int(args["seat"]), str(args["account"]), str(args["name"]))}
         return {"error": f"unknown command {op!r}"}
 
     def _seat_refusal(self, seat: int) -> str | None:
@@ -453,10 +526,12 @@ class TableActor:
         return None
 
     async def _join(self, seat: int, name: str) -> str | None:
-        """A person takes his seat with a display name; the game starts when all are filled."""
+        """A person takes his seat with a display name; the game starts when all are filled.
+        A seat bound to an account takes the account's name."""
         refusal = self._seat_refusal(seat)
         if refusal is not None:
             return refusal
+        name = self.conf.seats[seat].account_name or name
         await self._commit("join", {"seat": seat, "name": name})
         await self._advance_or_retry()
         return None
@@ -488,6 +563,37 @@ class TableActor:
             return {"error": why, "code": "seat_taken"}
         return {"error": "that invite is not valid at this table"}
 
+    async def _prior(self, token: str) -> dict[str, Any]:
+        """A rematch's seat opened by the token its holder had at the old table: exchanged
+        once for the seat's own fresh token, and he sits down under his old name (or his
+        account's)."""
+        sha = digest(token)
+        for seat, sc in enumerate(self.conf.seats):
+            if sc.prior_sha is not None and secrets.compare_digest(sc.prior_sha, sha):
+                if self.status not in LIVE:
+                    return {"error": "the game is over"}
+                name = sc.account_name or sc.prior_name or seat_name(seat, self.game.n)
+                fresh = secrets.token_urlsafe(24)
+                await self._commit("ticket", {"seat": seat, "token_sha": digest(fresh)})
+                if self.names[seat] is None:
+                    await self._commit("join", {"seat": seat, "name": name})
+                    await self._advance_or_retry()
+                return {"error": None, "seat": seat, "token": fresh}
+        why = self.taken_message_sha(sha)
+        if why is not None:
+            return {"error": why, "code": "seat_taken"}
+        return {"error": "that rematch link opens no seat at this table", "code": "seat_taken"}
+
+    async def _bind(self, seat: int, account: str, name: str) -> str | None:
+        """Bind a person's seat to an account (``accounts.bind``): the account may open it
+        from any browser from now on."""
+        if not 0 <= seat < self._n or self.conf.seats[seat].kind != "human":
+            return f"seat {seat} is not a person's seat at this table"
+        if self.status not in LIVE:
+            return "the game is over"
+        await self._commit("bind", {"seat": seat, "account": account, "name": name})
+        return None
+
     async def _act(self, seat: int, action: Action) -> str | None:
         """A seat's action: ``None`` if accepted, else the one-line reason; a refusal changes
         nothing."""
@@ -496,7 +602,7 @@ class TableActor:
         try:
             self.game.verify(action, seat)
         except SpadesError as e:
-            return str(e)
+            return e.text  # English, with its msgid and fields for the page
         await self._commit("act", {"seat": seat, "a": encode_action(action)})
         await self._advance_or_retry()
         notify_others(self.game, self.bots)  # bot seats only; built-in bots want no events
@@ -524,10 +630,39 @@ class TableActor:
 
     async def act(self, seat: int, action: Action) -> str | None:
         out = await self.command("act", {"seat": seat, "a": encode_action(action)})
+        msg = out.get("msg")  # forwarded from another worker: the refusal's msgid and fields
+        if isinstance(msg, dict) and out.get("error") is not None:
+            text = from_json({"msgid": msg.get("msgid"), "fields": msg.get("fields")})
+            if isinstance(text, Text):
+                return text
         return out.get("error")
 
     async def redeem(self, invite: str) -> dict[str, Any]:
         return await self.command("redeem", {"invite": invite})
+
+    async def redeem_prior(self, token: str) -> dict[str, Any]:
+        return await self.command("prior", {"prior": token})
+
+    async def bind(self, seat: int, account: str, name: str) -> str | None:
+        out = await self.command("bind", {"seat": seat, "account": account, "name": name})
+        return out.get("error")
+
+    def seat_of_account(self, account: str) -> int | None:
+        """The seat bound to the account, if any (it opens without a token)."""
+        for seat, s in enumerate(self.conf.seats):
+            if s.account is not None and s.account == account:
+                return seat
+        return None
+
+    def anonymise(self, seat: int, name: str) -> None:
+        """A deleted account's seat shows ``name`` from now on (the store was rewritten)."""
+        sc = self.conf.seats[seat]
+        if self.names[seat] is not None:
+            self.names[seat] = name
+        if sc.name is not None:
+            sc.name = name
+        sc.account_name = name if sc.account is not None else None
+        self._changed()
 
     def seat_of_token(self, token: str) -> int | None:
         sha = digest(token)
@@ -566,7 +701,89 @@ class TableActor:
             return {"type": "error", "message": f"no hint this time: {e}"}
         if version != self.clock.version:
             return {"type": "error", "message": "the table moved on before the hint was ready"}
-        return {"type": "hint", "action": encode_action(d.action), "why": d.why, "bot": self.hint_level}
+        return {
+            "type": "hint",
+            "action": encode_action(d.action),
+            "why": str(d.why),
+            **reply_fields(d.why, "why_"),
+            "bot": self.hint_level,
+        }
+
+    # ------------------------------------------------------------------ table chat
+    def chat_line(self, seat: int, quick: str | None, text: str | None) -> str:
+        """A chat line as every connection gets it: who (seat and name), and the quick
+        phrase's id or the free text, with an ``id`` by which a page that is sent the
+        backlog again (a reconnect) knows the lines it already shows. Not written to the
+        log: chat is of the moment."""
+        return json.dumps(
+            {
+                "type": "chat",
+                "id": secrets.token_hex(6),
+                "seat": seat,
+                "name": self.names[seat],
+                "quick": quick,
+                "text": text,
+            },
+            separators=(",", ":"),
+        )
+
+    def chat(self, seat: int, quick: str | None, text: str | None) -> None:
+        """A seat's chat line to everyone at the table, on every worker (``manager.chat``)."""
+        line = self.chat_line(seat, quick, text)
+        if self.mgr is None:
+            self.chat_out(line)
+        else:
+            self.mgr.chat(self, line)
+
+    def chat_out(self, line: str) -> None:
+        """Keep a chat line and hand it to this worker's connections (each worker does so
+        for its own, so each keeps the same backlog)."""
+        self.chat_log.append(line)
+        for c in list(self.conns):
+            if c.greeted and not c.closed:
+                c.send(line)
+
+    def chat_backlog(self) -> str:
+        """The kept lines as one ``chat_log`` message (sent at hello, oldest first)."""
+        lines = [json.loads(line) for line in self.chat_log]
+        return json.dumps({"type": "chat_log", "lines": lines}, separators=(",", ":"))
+
+    def merge_chat(self, lines: list[str]) -> None:
+        """The owner's backlog, asked for by a replica loaded after those lines were said:
+        the owner's lines in its order, then any heard here that it lacks (no line twice),
+        sent to the connections already greeted (their pages merge by ``id``)."""
+        theirs = {_chat_id(line) for line in lines}
+        merged = lines + [line for line in self.chat_log if _chat_id(line) not in theirs]
+        self.chat_log = deque(merged[-CHAT_KEEP:], maxlen=CHAT_KEEP)
+        backlog = self.chat_backlog()
+        for c in list(self.conns):
+            if c.greeted and not c.closed:
+                c.send(backlog)
+
+    # ------------------------------------------------------------------ rematch
+    def rematch_out(self, table: str, by: int) -> None:
+        """A rematch was started from this table: keep it and tell this worker's connections
+        (each worker does so for its own; the same news twice is sent once)."""
+        if self.rematch == (table, by):
+            return
+        self.rematch = (table, by)
+        self.send_rematch()
+
+    def rematch_message(self) -> str | None:
+        """``{"type": "rematch", "table", "by", "name"}`` (no secret in it), or ``None``."""
+        if self.rematch is None:
+            return None
+        table, by = self.rematch
+        name = self.names[by] if 0 <= by < len(self.names) else None
+        return json.dumps({"type": "rematch", "table": table, "by": by, "name": name}, separators=(",", ":"))
+
+    def send_rematch(self) -> None:
+        text = self.rematch_message()
+        if text is None:
+            return
+        for c in list(self.conns):
+            if c.greeted and not c.closed:
+                c.send(text)
 
     # ------------------------------------------------------------------ connections and presence
     def attach(self, conn: Conn) -> str | None:
@@ -586,6 +803,11 @@ class TableActor:
         if conn.history_sent != self.history_version():  # not already sent by presence_changed
             conn.history_sent = self.history_version()
             conn.send(self.message_for(conn.seat))
+        if self.chat_log:
+            conn.send(self.chat_backlog())
+        rematch = self.rematch_message()
+        if rematch is not None:
+            conn.send(rematch)
 
     def detach(self, conn: Conn) -> None:
         if conn in self.conns:
@@ -723,6 +945,7 @@ class TableActor:
             "rules_spec": self._rules_spec,
             "bot_delay_ms": self.conf.bot_delay_ms,
             "hints": self.conf.hints,
+            "chat": self.conf.chat,
             "hint_bot": self.hint_level,
             "away_s": self.conf.away_s,
             "bots_note": BOTS_NOTE,

@@ -26,7 +26,7 @@ from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.bots.base import Decision
 from spades.cards import BIG_JOKER, LITTLE_JOKER, CardSet
 from spades.i18n import N_, _, ngettext
-from spades.tui.config import PlayConfig
+from spades.tui.config import PlayConfig, bot_label
 from spades.tui.screens import (
     MODAL_CSS,
     HelpScreen,
@@ -59,6 +59,7 @@ JOKER_NAMES = {BIG_JOKER: N_("Big Joker… now J."), LITTLE_JOKER: N_("Little Jo
 _TYPED = "abcdefghijklmnopqrstuvwxyz0123456789"
 HAND_OVER = N_("The hand is over: the score sheet follows.")
 THINKING = N_("Hint: thinking…")
+PREPARING = N_("Preparing the computer players…")
 STILL_THINKING = N_("Still thinking about your hint: one moment, please.")
 _GAME_INPUT = frozenset({"move", "confirm", "pick", "cancel", "input", "joker"})
 """Actions that change the game or the choice on screen: held while a hand's sheet is due."""
@@ -153,7 +154,8 @@ class GameScreen(Screen[None]):
         self.delay = delay_ms / 1000
         n = session.players
         self.names = {
-            s: session.config.name if s == session.human else session.bot_names[s] for s in range(n)
+            s: session.config.name if s == session.human else bot_label(session.bot_names[s])
+            for s in range(n)
         }
         self.short_names = {
             s: _("You") if s == session.human else seat for s, seat in enumerate(_seat_names(n))
@@ -172,6 +174,8 @@ class GameScreen(Screen[None]):
         self.sheets_shown = self.sheets_seen
         """Hands whose score sheet has opened (until then the table keeps the last trick)."""
         self.driving = False
+        self.preparing = False
+        """The bots are being built (``_prepare``): the prompt says so."""
         self.hinting = False
         self.message: str | None = None
         self.message_is_error = False
@@ -195,6 +199,20 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         for note in self.session.config.notes:
             self.notify(note, title=_("Setup"), timeout=8)
+        if not self.session.ready:
+            self.preparing = True
+            # The specs were checked before the screen opened: a bot that still cannot be
+            # built is a bug, and ends the app with its traceback (the record is saved).
+            self.run_worker(self._prepare(), group="prepare", exit_on_error=True)
+        self.kick()
+
+    async def _prepare(self) -> None:
+        """Build the bots in a thread of their own: the expert loads its compiled search (a
+        second after ``spades warm``; minutes on an install that skipped it). The table is on
+        screen meanwhile, saying so, and every key (help, quit, the player's own bid) works;
+        no bot moves until they are all ready."""
+        await in_daemon_thread(self.session.prepare)
+        self.preparing = False
         self.kick()
 
     # ------------------------------------------------------------------ drawing
@@ -260,6 +278,8 @@ class GameScreen(Screen[None]):
             return _(HAND_OVER)
         if self.message:
             return self.message
+        if self.preparing:
+            return f"{_(PREPARING)} {view.prompt}"
         return f"{_(THINKING)} {view.prompt}" if self.hinting else view.prompt
 
     def say(self, text: str | None, *, error: bool = False) -> None:
@@ -683,7 +703,7 @@ class SpadesApp(App[None]):
         super().__init__()
         speak_bindings(self)
         self.config = config
-        self.session = session or Session(config)
+        self.session = session or Session(config, later=True)
 
     def on_mount(self) -> None:
         self.push_screen(GameScreen(self.session, self.config.delay_ms))

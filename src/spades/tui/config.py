@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spades.bots import Bot, make_bot, parse_spec
+from spades.bots.levels import LEVELS, level_of
 from spades.errors import SpadesError
 from spades.i18n import _
 from spades.rules import Rules
@@ -88,6 +89,25 @@ def assign_bots(text: str | None, players: int, human: int) -> dict[int, str]:
             message = _("--bots: give 1 or {n} bot specs (clockwise from your left), not {given}")
         raise SpadesError(message.format(n=len(others), given=len(specs)))
     return dict(zip(others, specs, strict=True))
+
+
+def level_menu() -> list[str]:
+    """The named levels ``--bots`` takes, one line each in the player's language, weakest
+    first: ``beginner  Beginner: knows the rules...`` (the expert's only where this build has
+    it). ``spades play --bots list`` prints them."""
+    width = max(len(level.name) for level in LEVELS)
+    return [
+        f"{level.name:<{width}}  " + _("{level}: {about}").format(level=_(level.title), about=_(level.about))
+        for level in LEVELS
+        if bot_available(level.bot)
+    ]
+
+
+def bot_label(spec: str) -> str:
+    """What a seat shows for its bot: a level's name in the player's language (``Club
+    player``), any other spec as it is written."""
+    level = level_of(spec) if ":" not in spec else None
+    return _(level.title) if level is not None else spec
 
 
 def bot_available(name: str) -> bool:

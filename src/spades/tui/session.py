@@ -14,6 +14,7 @@ import datetime as _dt
 import random
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from spades.bots.base import Decision
 from spades.cards import CardSet
 from spades.driver import apply_decision, notify_others
 from spades.errors import SpadesError
-from spades.i18n import _
+from spades.i18n import _, localized
 from spades.observation import Observation
 from spades.state import Event, Game, Phase, seat_name, shuffled_deck
 from spades.tui.config import DEFAULT_BOT, PlayConfig, assign_bots, build_bots, hint_bot, resolve_bots
@@ -55,13 +56,33 @@ class Session:
     """A game between one person and bots, with its record."""
 
     def __init__(
-        self, config: PlayConfig, bots: dict[int, Bot] | None = None, game: Game | None = None
+        self,
+        config: PlayConfig,
+        bots: dict[int, Bot] | None = None,
+        game: Game | None = None,
+        *,
+        later: bool = False,
+        make_bots: Callable[[], dict[int, Bot]] | None = None,
     ) -> None:
-        """``game`` is a game to continue (a saved one, read back by ``resume.resume``)."""
+        """``game`` is a game to continue (a saved one, read back by ``resume.resume``).
+
+        Without ``bots`` they are built from the config (``make_bots``, default
+        ``build_bots``): now, or with ``later`` only when ``prepare`` is called, which the
+        screen does in a thread of its own: building an expert loads its compiled search (a
+        second after ``spades warm``, minutes without it), and the screen must be up and
+        answering keys meanwhile. Until then no bot is asked to move."""
         self.config = config
         self.human = config.human
         self.__game = game if game is not None else Game(config.rules, seed=config.seed)
-        self.bots = bots if bots is not None else build_bots(config)
+        self._make_bots = make_bots or (lambda: build_bots(config))
+        self.bots: dict[int, Bot] = {}
+        self._closed = False
+        self.ready = False
+        """The bots are built (``prepare`` has run, or they were handed in)."""
+        if bots is not None:
+            self.bots, self.ready = bots, True
+        elif not later:
+            self.prepare()
         self.bot_names = dict(config.bots)
         self._hint: tuple[Bot, str] | None = None
         self._hint_lock = threading.Lock()
@@ -99,7 +120,7 @@ class Session:
         try:
             ev = game.apply(action, self.human)
         except SpadesError as e:
-            return str(e)
+            return localized(e)  # the engine's refusal in the player's language
         self._track(before, ev)
         return None
 
@@ -115,10 +136,24 @@ class Session:
             self.last_trick = TrickShown(tuple(plays), ev.trick_winner, len(before.tricks) + 1)
 
     # ------------------------------------------------------------------ the bots
+    def prepare(self) -> None:
+        """Build the bots (slow for the expert: call it off the UI thread). Once only; the
+        bots are published whole, so a reader sees either none or all of them."""
+        if self.ready:
+            return
+        bots = self._make_bots()
+        if self._closed:  # the game ended while they were built: close them as ``close`` would
+            self.bots = bots
+            self.close()
+            return
+        self.bots = bots
+        self.ready = True
+
     def next_bot(self) -> BotTurn | None:
-        """The bot to move with its question, or ``None`` when the human (or no one) is to move."""
+        """The bot to move with its question, or ``None`` when the human (or no one) is to move,
+        or the bots are still being prepared."""
         seat = self.__game.to_move
-        if seat is None or seat == self.human:
+        if seat is None or seat == self.human or not self.ready:
             return None
         legal = tuple(self.__game.legal_actions(seat))
         return BotTurn(seat, self.bots[seat], self.__game.observation(seat), legal, self.version)
@@ -183,6 +218,7 @@ class Session:
         return path
 
     def close(self) -> None:
+        self._closed = True
         for bot in self.bots.values():
             with contextlib.suppress(Exception):  # a bot failing to close must not lose the record
                 bot.close()

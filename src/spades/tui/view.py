@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from spades.actions import Action, Bid, Draw, Look, PassCard, PassCards, Play
 from spades.cards import BIG_JOKER, JOKER_TEXT, RANK_LETTERS, SUIT_SYMBOLS
-from spades.i18n import N_, _, ngettext
+from spades.i18n import N_, _, localized, ngettext
 from spades.legal import Deck, deck_of, may_lead_spades, play_mask
 from spades.observation import BidView, Observation
 from spades.rules import Rules
@@ -561,10 +561,12 @@ _VERBS = ("play ", "pass ", "bid ", "keep ", "discard ")
 
 def hint_reason(why: str) -> str:
     """A bot's reason as the hint shows it, after the action in the player's words: without
-    the action said again in card codes ("play QH: ..."), and any card in symbols (Q♥)."""
-    head, sep, tail = why.partition(": ")
-    if sep and head.startswith(_VERBS):
-        why = tail
+    the action said again in card codes ("play QH: ..."), and any card in symbols (Q♥). A
+    reason that is a ``Text`` is said in the player's language (its translation keeps the
+    action before the first ": ")."""
+    head, sep, _tail = why.partition(": ")
+    said = localized(why)
+    why = (said.partition(": ")[2] or said) if sep and head.startswith(_VERBS) else said
 
     def label(m: re.Match[str]) -> str:
         rank = 8 if m[1] == "10" else RANK_LETTERS.index(m[1])

@@ -1,28 +1,36 @@
 // SVG playing cards, built with DOM calls only (no HTML strings), so nothing from the
 // network is ever parsed as markup.
+import { t, pt, listText } from "/static/common.js";
+
 const NS = "http://www.w3.org/2000/svg";
 export const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-export const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+// Suit and rank words as a card's name uses them ("queen of diamonds", "donna di quadri").
+const SUIT_WORD = { S: () => pt("card", "spades"), H: () => pt("card", "hearts"), D: () => pt("card", "diamonds"), C: () => pt("card", "clubs") };
+const RANK_WORD = { A: () => pt("card", "ace"), K: () => pt("card", "king"), Q: () => pt("card", "queen"), J: () => pt("card", "jack") };
 const RANKS = "23456789TJQKA";
 const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 }; // alternate colours in the hand
+// The four-colour deck (an option): clubs green and diamonds blue, told apart at a glance.
+let fourColour = false;
+export function setFourColour(on) { fourColour = !!on; }
+function suitColour(suit) {
+  if (fourColour) return { S: "#1b1b1f", H: "#c4122f", D: "#1456b8", C: "#137333" }[suit];
+  return suit === "H" || suit === "D" ? "#c4122f" : "#1b1b1f";
+}
 
 // The jokers of the house rules (docs/spec/house-rules.md): "BJ" and "LJ".
-export const JOKER_NAME = { BJ: "Big Joker", LJ: "Little Joker" };
+const JOKER_NAME = { BJ: () => t("Big Joker"), LJ: () => t("Little Joker") };
 export function isJoker(card) { return card === "BJ" || card === "LJ"; }
 export function rankOf(card) { return isJoker(card) ? (card === "BJ" ? 15 : 14) : RANKS.indexOf(card[0]); }
 export function suitOf(card) { return isJoker(card) ? "S" : card[card.length - 1]; }
 export function rankLabel(card) { return card[0] === "T" ? "10" : card[0]; }
 export function cardName(card) {
-  if (isJoker(card)) return JOKER_NAME[card];
-  const names = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
-  return `${names[card[0]] || card[0]} of ${SUIT_NAME[suitOf(card)]}`;
+  if (isJoker(card)) return JOKER_NAME[card]();
+  const rank = card[0] in RANK_WORD ? RANK_WORD[card[0]]() : rankLabel(card);
+  return pt("card", "{rank} of {suit}", { rank, suit: SUIT_WORD[suitOf(card)]() });
 }
 
 // Cards in a sentence: "queen of diamonds", "2 of spades, 4 of hearts and 4 of clubs".
-export function cardList(cards) {
-  const names = cards.map(cardName);
-  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
-}
+export function cardList(cards) { return listText(cards.map(cardName)); }
 export const FULL_DECK = [..."SHDC"].flatMap((s) => [...RANKS].map((r) => r + s));
 
 // A hand sorted as the server's deck order says (``deck.order``: spades in play first, the
@@ -48,7 +56,7 @@ function el(tag, attrs, text) {
 function jokerSVG(card) {
   const big = card === "BJ";
   const colour = big ? "#c4122f" : "#1b1b1f";
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg joker", role: "img", "aria-label": JOKER_NAME[card], "data-joker": card });
+  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg joker", role: "img", "aria-label": JOKER_NAME[card](), "data-joker": card });
   svg.appendChild(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, fill: big ? "#fff4e0" : "#f1f3f7", stroke: "#9a958a", "stroke-width": 1.2 }));
   const corner = el("g", { fill: colour, "font-family": "Georgia, 'Times New Roman', serif", "font-weight": 700 });
   corner.appendChild(el("text", { x: 4, y: 15, "font-size": 13 }, card));
@@ -59,8 +67,10 @@ function jokerSVG(card) {
   svg.appendChild(back);
   svg.appendChild(el("text", { x: 30, y: 47, "font-size": 26, "text-anchor": "middle", fill: colour }, "\u2605"));
   const word = el("g", { fill: colour, "font-family": "system-ui, sans-serif", "font-weight": 800, "text-anchor": "middle" });
-  word.appendChild(el("text", { x: 30, y: 57, "font-size": 8.5 }, big ? "BIG" : "LITTLE"));
-  word.appendChild(el("text", { x: 30, y: 66, "font-size": 8.5 }, "JOKER"));
+  // The printed words of the card: a face, like the letters A K Q J, not translated.
+  word.setAttribute("aria-hidden", "true");
+  word.appendChild(el("text", { x: 30, y: 57, "font-size": 8.5 }, big ? "BIG" : "LITTLE")); // i18n-ok: printed face
+  word.appendChild(el("text", { x: 30, y: 66, "font-size": 8.5 }, "JOKER")); // i18n-ok: printed face
   svg.appendChild(word);
   return svg;
 }
@@ -69,10 +79,10 @@ function jokerSVG(card) {
 // carries a small spade badge, and says so to a screen reader.
 export function cardSVG(card, trump = false) {
   if (isJoker(card)) return jokerSVG(card);
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", role: "img", "aria-label": trump ? `${cardName(card)} (a spade)` : cardName(card) });
+  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", role: "img", "aria-label": trump ? t("{card} (a spade)", { card: cardName(card) }) : cardName(card) });
   const suit = suitOf(card);
   const red = suit === "H" || suit === "D";
-  const colour = red ? "#c4122f" : "#1b1b1f";
+  const colour = suitColour(suit);
   svg.appendChild(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, fill: "#fffdf8", stroke: "#9a958a", "stroke-width": 1.2 }));
   const corner = el("g", { fill: colour, "font-family": "Georgia, 'Times New Roman', serif", "font-weight": 700 });
   corner.appendChild(el("text", { x: 5, y: 17, "font-size": 15 }, rankLabel(card)));
@@ -97,7 +107,7 @@ export function cardSVG(card, trump = false) {
 }
 
 export function backSVG() {
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", role: "img", "aria-label": "face-down card" });
+  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", role: "img", "aria-label": t("face-down card") });
   svg.appendChild(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, fill: "#1f3f75", stroke: "#0f2247", "stroke-width": 1.2 }));
   svg.appendChild(el("rect", { x: 5, y: 5, width: 50, height: 74, rx: 3, fill: "none", stroke: "#c9a54b", "stroke-width": 1.2 }));
   for (let i = 0; i < 6; i++) {

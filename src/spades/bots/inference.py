@@ -1,0 +1,150 @@
+"""What the cards a player chose say about the cards he kept: soft facts for the sampler.
+
+Voids are certain and ``sampling.Knowledge`` holds them. Other plays are evidence, not proof:
+a player whose side still needs tricks and who is last to a trick will win it if he can, and
+will win it cheaply. So when he let an opponent's card win while following suit, a deal that
+gives him (at that moment) a higher card of that suit is unlikely; and when he won with a
+card while holding a cheaper winner of the same suit, likewise. Each such fact is a
+``Clue``: a deal where seat ``seat`` held any card of ``mask`` at the time (his cards now plus
+those he played after that trick) is weighted by ``factor``.
+
+Only the fourth hand is read (he sees the whole trick: no finesse, no "second hand low"), and
+only for a number bidder whose side had not made its contract and who was not covering his
+partner's Nil (a cover plays high on purpose); the third hand's low card when his partner was
+losing says less (he may have known the fourth would overtake), so it weighs ``THIRD``.
+The factors are kept mild: a good player sometimes ducks on purpose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spades.legal import deck_of
+from spades.observation import Observation
+
+LAST = 0.25
+"""Weight of a deal where the fourth hand could have won (or won cheaper) and did not."""
+THIRD = 0.6
+"""Weight of a deal where the third hand, his partner losing to the second, could have won."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clue:
+    seat: int
+    mask: int
+    """Cards he is unlikely to have held at that trick."""
+    later: int
+    """Cards he played after that trick (in his hand then, gone from it now)."""
+    factor: float
+
+
+def clues(obs: Observation) -> list[Clue]:
+    """The soft facts of this hand's finished tricks and the trick in progress, for every
+    seat but the observer's. Four-seat partnership games only (elsewhere: none)."""
+    rules = obs.rules
+    if obs.players != 4 or not rules.teams:
+        return []
+    deck = deck_of(rules)
+    suit_of = deck.suit_of
+    suit_masks = deck.suit_masks
+    bids = [(-1 if v is None else v.tricks) for v in obs.bids]
+    contract = [0, 0]
+    for s in range(4):
+        if bids[s] > 0:
+            contract[rules.side_of(s)] += bids[s]
+    taken = [0, 0]
+    nil_won = [0] * 4
+    tricks = [(t.leader, t.cards) for t in obs.tricks]
+    if obs.trick:
+        tricks.append((obs.trick_leader, obs.trick))
+    # Cards each seat played from each trick on (to rebuild a hand as it was then).
+    played_from: list[list[int]] = [[0] * (len(tricks) + 1) for _ in range(4)]
+    for i in range(len(tricks) - 1, -1, -1):
+        leader, cards = tricks[i]
+        for s in range(4):
+            played_from[s][i] = played_from[s][i + 1]
+        for j, c in enumerate(cards):
+            played_from[(leader + j) % 4][i] |= 1 << c
+    out: list[Clue] = []
+    out_before = 0
+    for i, (leader, cards) in enumerate(tricks):
+        lead = suit_of[cards[0]]
+        keys = deck.trick_keys[lead]
+        best = 0
+        for j in range(1, len(cards)):
+            s = (leader + j) % 4
+            if s != obs.seat and bids[s] > 0:
+                side = rules.side_of(s)
+                partner = (s + 2) % 4
+                covering = bids[partner] == 0 and nil_won[partner] == 0
+                w = cards[best]
+                winner = (leader + best) % 4
+                c = cards[j]
+                needs = contract[side] - taken[side] > 0
+                if needs and not covering and suit_of[c] == lead and suit_of[w] == lead:
+                    above_w = suit_masks[lead] & _above(keys, w, suit_masks[lead], deck.cards)
+                    later = played_from[s][i + 1]
+                    if j == 3 and rules.side_of(winner) != side and keys[c] < keys[w]:
+                        out.append(Clue(s, above_w, later, LAST))
+                    elif j == 3 and keys[c] > keys[w]:
+                        cheaper = above_w & ~_above(keys, c, suit_masks[lead], deck.cards) & ~(1 << c)
+                        # A card touching his (only played cards between) is worth the same.
+                        gone = out_before | _mask(cards)
+                        cheaper = sum(
+                            1 << x
+                            for x in deck.cards
+                            if cheaper >> x & 1 and _between(keys, x, c, suit_masks[lead], deck.cards) & ~gone
+                        )
+                        if cheaper:
+                            out.append(Clue(s, cheaper, later, LAST))
+                    elif j == 2 and winner != partner and rules.side_of(winner) != side and keys[c] < keys[w]:
+                        out.append(Clue(s, above_w, later, THIRD))
+            if deck.trick_keys[lead][cards[j]] > deck.trick_keys[lead][cards[best]]:
+                best = j
+        out_before |= _mask(cards)
+        if len(cards) == 4:
+            win = (leader + best) % 4
+            if bids[win] == 0:
+                nil_won[win] += 1
+            elif bids[win] > 0:
+                taken[rules.side_of(win)] += 1
+    return out
+
+
+def _above(keys: tuple[int, ...] | list[int], card: int, suit: int, cards: tuple[int, ...]) -> int:
+    """Cards of ``suit`` that beat ``card`` in a trick of its suit."""
+    m = 0
+    k = keys[card]
+    for c in cards:
+        if suit >> c & 1 and keys[c] > k:
+            m |= 1 << c
+    return m
+
+
+def _between(
+    keys: tuple[int, ...] | list[int], low: int, high: int, suit: int, cards: tuple[int, ...]
+) -> int:
+    m = 0
+    for c in cards:
+        if suit >> c & 1 and keys[low] < keys[c] < keys[high]:
+            m |= 1 << c
+    return m
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def weight(found: list[Clue], hands: list[int]) -> float:
+    """The product of the factors of the clues a sampled deal (``hands``: cards now) breaks."""
+    w = 1.0
+    for cl in found:
+        if (hands[cl.seat] | cl.later) & cl.mask:
+            w *= cl.factor
+    return w
+
+
+__all__ = ["Clue", "clues", "weight"]

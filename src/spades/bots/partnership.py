@@ -1,0 +1,82 @@
+"""A partner's duties in a trick, as a filter on the legal cards.
+
+Two plays a strong human partner calls sabotage, whatever a search says:
+
+- **Leaving partner's Nil to win.** Partner bid Nil, has taken no trick, and his card is
+  winning the trick: if I can beat it, I must (a Nil is 100 points; the card it costs me is
+  rarely worth that).
+- **Overtaking partner's sure trick.** Partner bid a number and his card wins the trick
+  whatever is still to come (I play last, or no card I cannot see beats it): then beating it
+  wins nothing for the side and spends one of my cards (a high card that could have taken a
+  trick of its own, or a trump). If I hold a card that does not beat it, I play one of those.
+
+Why a filter rather than a term in the search's score: the expert values a card by playing
+sampled deals out with every hand in view, where taking the lead from partner is worth more
+than at a real table, and a partner's Nil looks lost on deals where perfect defenders would
+catch it later. Those are the search's blind spots, and these two rules cover them at the
+cost of nothing a real table would miss. The heuristic keeps these rules in its own play.
+"""
+
+from __future__ import annotations
+
+from spades.errors import N_
+from spades.legal import deck_of
+from spades.observation import Observation
+
+
+def _bid_tricks(obs: Observation, seat: int) -> int | None:
+    view = obs.bids[seat]
+    return None if view is None else view.tricks
+
+
+def partner_duty(obs: Observation, legal: int) -> tuple[int, str]:
+    """The legal cards (a mask, a subset of ``legal``) a partner's duty leaves, and the
+    message id saying which duty; ``(legal, "")`` when no duty applies."""
+    rules = obs.rules
+    if not rules.teams or not obs.trick or obs.hand is None:
+        return legal, ""
+    me = obs.seat
+    partner = rules.partner_of(me)
+    if partner is None:
+        return legal, ""
+    deck = deck_of(rules)
+    keys = deck.trick_keys[deck.suit_of[obs.trick[0]]]
+    best_i = max(range(len(obs.trick)), key=lambda i: keys[obs.trick[i]])
+    if (obs.trick_leader + best_i) % obs.players != partner:
+        return legal, ""
+    best = obs.trick[best_i]
+    beaters = 0
+    m = legal
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        if keys[c] > keys[best]:
+            beaters |= low
+        m ^= low
+    others = legal & ~beaters
+    mine = _bid_tricks(obs, me)
+    theirs = _bid_tricks(obs, partner)
+    if theirs == 0 and obs.tricks_won[partner] == 0:
+        if beaters and mine != 0:
+            return beaters, N_("partner's Nil is winning the trick, so I beat his card")
+        return legal, ""
+    if theirs is None or theirs == 0 or not others:
+        return legal, ""
+    last = len(obs.trick) == obs.players - 1
+    if not last:
+        seen = obs.hand.mask
+        for t in obs.tricks:
+            for c in t.cards:
+                seen |= 1 << c
+        for c in obs.trick:
+            seen |= 1 << c
+        unseen = deck.mask & ~seen
+        while unseen:
+            low = unseen & -unseen
+            if keys[low.bit_length() - 1] > keys[best]:
+                return legal, ""  # someone still to play may beat it: no sure trick
+            unseen ^= low
+    return others, N_("partner's card wins this trick, so I keep mine")
+
+
+__all__ = ["partner_duty"]

@@ -1,0 +1,95 @@
+"""Soft facts from plays (``spades.bots.inference``): what a fourth hand's duck or cheap win
+says about his cards, held against the heuristic (which always wins a trick it needs when it
+is last, and with its cheapest winner) and against constructed tricks."""
+
+from __future__ import annotations
+
+from spades.actions import Bid, Play
+from spades.bots import make_bot
+from spades.bots.inference import LAST, THIRD, clues, weight
+from spades.cards import parse_card
+from spades.driver import apply_decision
+from spades.rules import Rules
+from spades.state import Game, Phase
+
+NO_BLIND = Rules.from_spec({"blind_nil": False})
+
+
+def _hands_now(g: Game) -> list[int]:
+    return [sum(1 << c for c in g.hand_of(s)) for s in range(4)]
+
+
+def test_the_heuristic_never_breaks_a_fourth_hand_clue() -> None:
+    """A heuristic fourth hand whose side needs tricks wins when it can, with its cheapest
+    winner: the true deal never holds a card a ``LAST`` clue calls unlikely."""
+    seen = 0
+    for seed in range(8):
+        g = Game(NO_BLIND, seed=seed)
+        bots = [make_bot("heuristic", seed=seed * 4 + s) for s in range(4)]
+        while not g.scores:
+            if g.phase is Phase.DEAL:
+                g.deal()
+                continue
+            seat = g.to_move
+            assert seat is not None
+            obs = g.observation(seat)
+            if obs.phase == "play" and not obs.trick and obs.tricks:
+                hands = _hands_now(g)
+                for cl in clues(obs):
+                    assert cl.seat != seat
+                    if cl.factor == LAST:
+                        seen += 1
+                        assert weight([cl], hands) == 1.0, cl
+            apply_decision(g, seat, bots[seat].decide(obs, g.legal_actions(seat)).action)
+    assert seen > 0
+
+
+def _one_trick(texts: tuple[str, str, str, str]) -> Game:
+    """Every seat bids 3; North (the dealer's left) leads the first card, East, South and
+    West follow with the others."""
+    g = Game(NO_BLIND, seed=1, first_dealer=3, auto_deal=False)
+    want = [parse_card(x) for x in texts]
+    rest = [c for c in range(52) if c not in want]
+    g.deal([(1 << want[s]) | sum(1 << c for c in rest[12 * s : 12 * s + 12]) for s in range(4)])
+    for _ in range(4):
+        seat = g.to_move
+        assert seat is not None
+        g.apply(Bid(3), seat)
+    for s, c in enumerate(want):
+        g.apply(Play(c), s)
+    return g
+
+
+def _mask(*texts: str) -> int:
+    return sum(1 << parse_card(t) for t in texts)
+
+
+def test_a_fourth_hand_that_ducks_an_opponent_is_read_as_holding_nothing_higher() -> None:
+    """North 9H, East 2H, South KH, West 3H: West, last and needing tricks, let South's king
+    win: he is unlikely to hold the AH (the only heart above it)."""
+    obs = _one_trick(("9H", "2H", "KH", "3H")).observation(0)
+    found = clues(obs)
+    assert [(cl.seat, cl.mask, cl.factor) for cl in found] == [(3, _mask("AH"), LAST)]
+    ace = _mask("AH")
+    assert weight(found, [0, 0, 0, ace]) == LAST
+    assert weight(found, [0, ace, 0, 0]) == 1.0
+
+
+def test_a_fourth_hand_that_wins_high_is_read_as_holding_no_cheaper_winner() -> None:
+    """North 9H, East 2H, South 3H, West AH: West would have won with a cheaper heart above
+    the nine; the KH, touching his ace, is worth the same and says nothing."""
+    found = clues(_one_trick(("9H", "2H", "3H", "AH")).observation(1))
+    assert [(cl.seat, cl.mask, cl.factor) for cl in found] == [(3, _mask("TH", "JH", "QH"), LAST)]
+
+
+def test_a_third_hand_that_ducks_while_partner_loses_is_read_mildly() -> None:
+    """North 9H, East KH, South 2H: South, his partner losing to the king, played low."""
+    found = clues(_one_trick(("9H", "KH", "2H", "3H")).observation(0))
+    assert (2, _mask("AH"), THIRD) in [(cl.seat, cl.mask, cl.factor) for cl in found]
+    assert all(cl.seat != 1 for cl in found)  # the second hand is not read
+    assert all(cl.seat != 0 for cl in found)  # nor the observer himself
+
+
+def test_expert_settings_for_inference_contest_and_shade() -> None:
+    bot = make_bot("expert:infer=false,contest=false,bid_shade=0.5,samples=8", seed=1)
+    assert (bot.infer, bot.contest, bot.bid_shade) == (False, False, 0.5)  # type: ignore[attr-defined]
