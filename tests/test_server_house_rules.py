@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tablewait import wait_for as _wait_for
+from wsmsg import own_part
 
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
@@ -152,8 +153,7 @@ def play_one_hand(client: TestClient, spec: Any, players: int, *, with_states: b
             seen.append(st)
             # A state sent before our last action reached the table still offers that action:
             # act only once our own part of the view (looked, bid, hand) has moved since.
-            obs = st["obs"]
-            mine = (obs["looked"], obs["bids"][0], tuple(obs["hand"] or ()))
+            mine = own_part(st)
             if mine == acted_on:
                 continue
             can = st["can"]

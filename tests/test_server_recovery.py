@@ -23,6 +23,8 @@ import pytest
 pytest.importorskip("uvicorn")
 from websockets.sync.client import connect
 
+from wsmsg import first_choice, own_part
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -68,25 +70,22 @@ def next_state(ws: Any) -> dict[str, Any]:
 
 
 def play_some(ws: Any, actions: int) -> tuple[list[str], dict[str, Any]]:
-    """Answer every turn of seat 0 with its first choice; return what was acknowledged."""
+    """Answer every turn of seat 0 with its first choice; return what was acknowledged (an
+    action counts once a state shows it)."""
     done: list[str] = []
     st = next_state(ws)
+    acted_on = None
     while len(done) < actions:
-        can = st["can"]
-        sent = None
-        if can["look"]:
-            sent = {"type": "look"}
-        elif can["bids"]:
-            sent = {"type": "bid", "bid": can["bids"][1]}
-        elif can["pass"]:
-            sent = {"type": "pass", "cards": st["obs"]["hand"][: can["pass"]]}
-        elif can["cards"]:
-            sent = {"type": "play", "card": can["cards"][0]}
-        if sent is not None:
-            ws.send(json.dumps(sent))
+        if own_part(st) != acted_on:
+            sent = first_choice(st)
+            if sent is not None:
+                acted_on = own_part(st)
+                ws.send(json.dumps(sent))
+                while own_part(st) == acted_on:
+                    st = next_state(ws)
+                done.append(json.dumps(sent))
+                continue
         st = next_state(ws)
-        if sent is not None:
-            done.append(json.dumps(sent))
     return done, st
 
 

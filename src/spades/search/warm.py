@@ -38,7 +38,9 @@ def warm_up() -> None:
 
     Each public entry point (``Solver``, ``ScoreSolver``, ``playout_batch``, ``playout_cards``)
     passes its kernel the same argument types whatever the position, so one call each fills
-    the cache for every use: the expert, hints, ``spades solve`` and ``spades analyse``."""
+    the cache for every use: the expert, hints, ``spades solve`` and ``spades analyse`` (which
+    also sorts hands by ``_nil_seats``)."""
+    from spades.search._score_kernel import _nil_seats
     from spades.search.dd import Solver
     from spades.search.playout import playout_batch, playout_cards
     from spades.search.score import ScoreSolver, payoff_table
@@ -50,6 +52,7 @@ def warm_up() -> None:
     Solver(10).solve(hands, 0, (), False)
     table = payoff_table(Rules(), [SeatBid(1)] * 4)
     ScoreSolver(10).solve(hands, 0, table, (), False, (3, 3, 3, 2))
+    _nil_seats(table)  # the analysis's ordering of hands by live Nils
 
 
 def dispatchers() -> Iterator[tuple[str, Any]]:
