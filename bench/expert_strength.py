@@ -3,6 +3,7 @@
     python bench/expert_strength.py --hands 40 [--opponent heuristic] [--expert expert]
         [--rules '{"blind_nil": false}'] [--jobs 2] [--seed 0] [--log runs/x.jsonl]
     python bench/expert_strength.py --summary runs/x.jsonl     # report what is done so far
+    python bench/expert_strength.py --summary runs/s1.jsonl runs/s2.jsonl  # seeds pooled
 
 The games are ``spades match``'s (``spades.match.play_task``: the same seats, seeds and
 deals, each deal played twice with the sides swapped). Every finished game is appended to
@@ -52,13 +53,26 @@ def _pairs_only(results: list[GameResult]) -> list[GameResult]:
     return [r for r in results if done[r.deal] == 2]
 
 
-def report(path: Path) -> dict[str, Any]:
-    head, results = _load(path)
-    rules = Rules.from_spec(head["rules"])
-    rep = summarize(
-        _pairs_only(results), a=head["a"], b=head["b"], rules=rules, seed=head["seed"], duplicate=True
-    )
-    return rep
+def report(*paths: Path) -> dict[str, Any]:
+    """The report of one log, or of several runs of the same match on other seeds pooled
+    (one seed moves the figure by more than its interval: pool seeds before concluding)."""
+    pooled: list[GameResult] = []
+    first: dict[str, Any] = {}
+    seeds: set[int] = set()
+    for i, path in enumerate(paths):
+        head, results = _load(path)
+        if not head:
+            raise SystemExit(f"{path}: not a log of this bench (no head line)")
+        if first and (head["a"], head["b"], head["rules"]) != (first["a"], first["b"], first["rules"]):
+            raise SystemExit(f"{path}: another match ({head}) than {paths[0]} ({first})")
+        if head["seed"] in seeds:
+            raise SystemExit(f"{path}: seed {head['seed']} again (its deals would count twice)")
+        seeds.add(head["seed"])
+        first = first or head
+        # Deal numbers restart with each seed: keep each log's deals apart.
+        pooled += [dataclasses.replace(r, deal=i * 1_000_000 + r.deal) for r in _pairs_only(results)]
+    rules = Rules.from_spec(first["rules"])
+    return summarize(pooled, a=first["a"], b=first["b"], rules=rules, seed=first["seed"], duplicate=True)
 
 
 def show(rep: dict[str, Any]) -> None:
@@ -85,14 +99,16 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--log", type=Path, default=None, help="JSON lines file of finished games")
-    ap.add_argument("--summary", type=Path, default=None, help="only report the games in this log")
+    ap.add_argument(
+        "--summary", type=Path, nargs="+", default=None, help="only report the games in these logs (pooled)"
+    )
     ap.add_argument("--json", action="store_true", help="print the report as one JSON line too")
     ap.add_argument("--bot-timeout", type=float, default=None, help="seconds a cmd: bot may take (10)")
     a = ap.parse_args()
     if a.bot_timeout is not None:
         configure(timeout=a.bot_timeout)
     if a.summary is not None:
-        rep = report(a.summary)
+        rep = report(*a.summary)
     else:
         rules = parse_rules(a.rules)
         log = a.log or Path(f"/tmp/expert_strength-{a.seed}.jsonl")
