@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,39 +15,14 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
+from pgstore import migrated_store
 from spades.server.accountdb import ANONYMOUS, AccountDB, Rating, subject_of
 from spades.server.store import Store
-
-PG_URL = os.environ.get("SPADES_TEST_PG_URL")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        s = Store(f"sqlite:///{tmp_path / 'store.db'}")
-        s.migrate()
-        yield s
-        s.close()
-        return
-    if not PG_URL:
-        if os.environ.get("CI"):
-            pytest.fail("SPADES_TEST_PG_URL must be set on CI (.ci/run starts PostgreSQL)")
-        pytest.skip("no PostgreSQL: set SPADES_TEST_PG_URL")
-    from sqlalchemy import create_engine, text
-
-    from spades.server.store import normalise_url
-
-    name = "spades_acc_" + secrets.token_hex(6)
-    admin = create_engine(normalise_url(PG_URL), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    s = Store(f"{PG_URL.rsplit('/', 1)[0]}/{name}")
-    s.migrate()
-    yield s
-    s.close()
-    with admin.connect() as conn:
-        conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
-    admin.dispose()
+    yield from migrated_store(request.param, tmp_path, "spades_acc_")
 
 
 def test_accounts_and_sessions(store: Store) -> None:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,12 +15,11 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
+from pgstore import migrated_store
 from spades.server.manager import TableManager
 from spades.server.schema import CreateTable, SeatSpec
 from spades.server.store import SeqTaken, Store, StoreError
 from spades.server.tables import TableActor
-
-PG_URL = os.environ.get("SPADES_TEST_PG_URL")
 
 
 async def until(pred: Callable[[], bool], timeout: float = 60) -> None:
@@ -42,33 +39,7 @@ async def opened(store: Store) -> TableManager:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        s = Store(f"sqlite:///{tmp_path / 'store.db'}")
-        s.migrate()
-        yield s
-        s.close()
-        return
-    if not PG_URL:
-        if os.environ.get("CI"):
-            pytest.fail("SPADES_TEST_PG_URL must be set on CI (.ci/run starts PostgreSQL)")
-        pytest.skip("no PostgreSQL: set SPADES_TEST_PG_URL")
-    # A fresh database per test, so parallel workers never share a schema.
-    from sqlalchemy import create_engine, text
-
-    from spades.server.store import normalise_url
-
-    name = "spades_test_" + secrets.token_hex(6)
-    admin = create_engine(normalise_url(PG_URL), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    base = PG_URL.rsplit("/", 1)[0]
-    s = Store(f"{base}/{name}")
-    s.migrate()
-    yield s
-    s.close()
-    with admin.connect() as conn:
-        conn.execute(text(f"DROP DATABASE {name}"))
-    admin.dispose()
+    yield from migrated_store(request.param, tmp_path, "spades_test_")
 
 
 def test_migrations_are_idempotent_and_events_round_trip(store: Store) -> None:
