@@ -22,7 +22,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from spades.match import GameResult, SideStats, check_specs, run_tasks, summarize, tasks_for
+from spades.match import (
+    GameResult,
+    SideStats,
+    bootstrap_ratio,
+    check_specs,
+    run_tasks,
+    summarize,
+    tasks_for,
+)
 from spades.protocol.client import configure
 from spades.rules import Rules
 from spades.rulestext import parse_rules_text as parse_rules
@@ -72,13 +80,46 @@ def report(*paths: Path) -> dict[str, Any]:
         # Deal numbers restart with each seed: keep each log's deals apart.
         pooled += [dataclasses.replace(r, deal=i * 1_000_000 + r.deal) for r in _pairs_only(results)]
     rules = Rules.from_spec(first["rules"])
-    return summarize(pooled, a=first["a"], b=first["b"], rules=rules, seed=first["seed"], duplicate=True)
+    rep = summarize(pooled, a=first["a"], b=first["b"], rules=rules, seed=first["seed"], duplicate=True)
+    rep.update(bags_at_cost(pooled, rules, first["seed"]))
+    return rep
+
+
+def bags_at_cost(results: list[GameResult], rules: Rules, seed: int) -> dict[str, Any]:
+    """Points per hand with every bag charged its share of the penalty it leads to.
+
+    A single hand from 0-0 never reaches ``bag_limit``, so there a bag is a point won; in a
+    game each bag brings the ``bag_penalty`` one ``bag_limit``-th nearer (standard: 10
+    points), which a side that plays to avoid bags (the expert charges them when it plays)
+    earns only over whole games. This figure charges that share per bag to both sides, as a
+    game would on average; the plain figure beside it charges nothing.
+    """
+    cost = rules.bag_penalty / rules.bag_limit if rules.bag_penalty else 0.0
+    units: dict[int, list[float]] = {}
+    for r in results:
+        u = units.setdefault(r.deal, [0.0, 0])
+        u[0] += r.diff - cost * (r.a.bags - r.b.bags)
+        u[1] += r.hands
+    hands = sum(int(u[1]) for u in units.values())
+    total = sum(u[0] for u in units.values())
+    lo, hi = bootstrap_ratio([(u[0], int(u[1])) for u in units.values()], seed)
+    return {
+        "bag_cost": cost,
+        "points_per_hand_bags_at_cost": total / hands if hands else 0.0,
+        "points_per_hand_bags_at_cost_ci95": [lo, hi],
+    }
 
 
 def show(rep: dict[str, Any]) -> None:
     lo, hi = rep["points_per_hand_ci95"]
     print(f"{rep['a']} vs {rep['b']}: {rep['deals']} duplicate deals, {rep['hands']} hands ({rep['rules']})")
     print(f"points per hand A - B: {rep['points_per_hand']:+.1f}  (95% CI {lo:+.1f} .. {hi:+.1f})")
+    if "points_per_hand_bags_at_cost" in rep:
+        clo, chi = rep["points_per_hand_bags_at_cost_ci95"]
+        print(
+            f"  with each bag charged {rep['bag_cost']:g} points (its share of the penalty, as in a game): "
+            f"{rep['points_per_hand_bags_at_cost']:+.1f}  (95% CI {clo:+.1f} .. {chi:+.1f})"
+        )
     for side in ("a", "b"):
         s = rep["sides"][side]
         ms = rep["ms_per_decision"][side]

@@ -4,11 +4,19 @@ is last, and with its cheapest winner) and against constructed tricks."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from spades.actions import Bid, Play
 from spades.bots import make_bot
+from spades.bots.expert import ExpertBot, bid_guess
 from spades.bots.inference import LAST, THIRD, clues, weight
+from spades.bots.sampling import Knowledge
 from spades.cards import parse_card
 from spades.driver import apply_decision
+from spades.errors import SpadesError
+from spades.observation import Observation
 from spades.rules import Rules
 from spades.state import Game, Phase
 
@@ -93,3 +101,44 @@ def test_a_third_hand_that_ducks_while_partner_loses_is_read_mildly() -> None:
 def test_expert_settings_for_inference_contest_and_shade() -> None:
     bot = make_bot("expert:infer=false,contest=false,bid_shade=0.5,samples=8", seed=1)
     assert (bot.infer, bot.contest, bot.bid_shade) == (False, False, 0.5)  # type: ignore[attr-defined]
+
+
+def _after_bids(bids: tuple[int, int, int, int]) -> Game:
+    """A fresh deal (seed 3), North to bid first, the four bids made, no card played."""
+    g = Game(NO_BLIND, seed=3, first_dealer=3)
+    for b in bids:
+        seat = g.to_move
+        assert seat is not None
+        g.apply(Bid(b), seat)
+    return g
+
+
+def _mean_guess(bot_spec: str, obs: Observation, seat: int) -> float:
+    """The mean bid ``bid_guess`` gives ``seat``'s sampled hands over 600 weighted deals."""
+    bot = make_bot(bot_spec, seed=5)
+    assert isinstance(bot, ExpertBot)
+    k = Knowledge.of(obs)
+    deals = bot._weighted_deals(obs, k, 600, random.Random(11))
+    return sum(bid_guess(d[seat], 4) for d in deals) / len(deals)
+
+
+def test_bid_trust_loosens_only_the_opponents_bids() -> None:
+    """East (an opponent of North) bids 7 and South (North's partner) bids 7: trusted fully,
+    both are given strong hands; at ``bid_trust=0`` East's are not (only South's bid, which
+    takes high cards away from him, moves them), while South's are still read from his bid."""
+    obs = _after_bids((3, 7, 7, 1)).observation(0)
+    full = _mean_guess("expert:samples=8", obs, 1)
+    half = _mean_guess("expert:samples=8,bid_trust=0.5", obs, 1)
+    none = _mean_guess("expert:samples=8,bid_trust=0", obs, 1)
+    plain = _mean_guess("expert:samples=8,overdraw=1", obs, 1)
+    assert full > half > none
+    assert full > plain + 0.8 and none < plain
+    partner_none = _mean_guess("expert:samples=8,bid_trust=0", obs, 2)
+    partner_plain = _mean_guess("expert:samples=8,overdraw=1", obs, 2)
+    assert partner_none > partner_plain + 0.8
+
+
+def test_bid_trust_is_a_checked_setting() -> None:
+    assert make_bot("expert:bid_trust=0.6,samples=8", seed=1).bid_trust == 0.6  # type: ignore[attr-defined]
+    with pytest.raises(SpadesError, match="bid_trust"):
+        make_bot("expert:bid_trust=1.5", seed=1)

@@ -162,6 +162,7 @@ class ExpertBot(Bot):
         Setting("contest", bool, True, "rollouts assume the opponents contest our contract until it is made"),
         Setting("bid_shade", float, BID_SHADE, "share of deals scored a trick short when bidding", 0.0, 1.0),
         Setting("duties", bool, True, "a partner's duties first: cover his Nil, keep off his sure trick"),
+        Setting("bid_trust", float, 1.0, "share of an opponent's deal weight that follows his bid", 0.0, 1.0),
     )
 
     def __init__(
@@ -181,6 +182,7 @@ class ExpertBot(Bot):
         contest: bool = True,
         bid_shade: float = BID_SHADE,
         duties: bool = True,
+        bid_trust: float = 1.0,
     ) -> None:
         for name, value, low in (
             ("samples", samples, 1),
@@ -205,6 +207,7 @@ class ExpertBot(Bot):
         self.infer = bool(infer)
         self.bid_shade = float(bid_shade)
         self.duties = bool(duties)
+        self.bid_trust = float(bid_trust)
         self._free_rng = random.Random(seed)
         warm()  # the exact endgame's compiled solver loads now, not during a decision
 
@@ -273,6 +276,12 @@ class ExpertBot(Bot):
             guess, nil_like = (lambda hand: bid_guess(hand, players)), nil_risk
         else:
             guess, nil_like = generic_guess(deck, obs.players), generic_nil_like(deck)
+        # An opponent may bid by another method than the one ``bid_guess`` models (a search
+        # that underbids and takes every trick it can): his bid is trusted for ``bid_trust``
+        # of the weight, the rest is the plain deal. A partner bids as we expect.
+        trust = self.bid_trust
+        partner = self._partner(obs)
+        rivals = {s for s in watch if s != partner} if trust < 1.0 else set()
         weights = []
         for deal in pool:
             w = inference.weight(found, deal) if found else 1.0
@@ -285,10 +294,11 @@ class ExpertBot(Bot):
                     at_bid = (at_bid & ~back[1]) | back[2]
                 if bids[s] == 0:
                     # A Blind Nil bidder who exchanged has passed back his dangerous cards.
-                    w *= nil_like(at_bid)
+                    fit = nil_like(at_bid)
                 else:
                     d = guess(at_bid) - bids[s]
-                    w *= math.exp(-d * d / (2 * BID_SIGMA * BID_SIGMA))
+                    fit = math.exp(-d * d / (2 * BID_SIGMA * BID_SIGMA))
+                w *= fit if s not in rivals else trust * fit + (1.0 - trust)
             weights.append(w)
         return [pool[i] for i in resample(weights, count, rng)]
 
