@@ -127,7 +127,7 @@ def test_bid_trust_loosens_only_the_opponents_bids() -> None:
     both are given strong hands; at ``bid_trust=0`` East's are not (only South's bid, which
     takes high cards away from him, moves them), while South's are still read from his bid."""
     obs = _after_bids((3, 7, 7, 1)).observation(0)
-    full = _mean_guess("expert:samples=8", obs, 1)
+    full = _mean_guess("expert:samples=8,bid_trust=1", obs, 1)
     half = _mean_guess("expert:samples=8,bid_trust=0.5", obs, 1)
     none = _mean_guess("expert:samples=8,bid_trust=0", obs, 1)
     plain = _mean_guess("expert:samples=8,overdraw=1", obs, 1)
