@@ -172,7 +172,9 @@ class ExpertBot(Bot):
         Setting("contest", bool, True, "rollouts assume the opponents contest our contract until it is made"),
         Setting("bid_shade", float, BID_SHADE, "share of deals scored a trick short when bidding", 0.0, 1.0),
         Setting("duties", bool, True, "a partner's duties first: cover his Nil, keep off his sure trick"),
-        Setting("bid_trust", float, BID_TRUST, "share of an opponent's deal weight that follows his bid", 0.0, 1.0),
+        Setting(
+            "bid_trust", float, BID_TRUST, "share of an opponent's deal weight that follows his bid", 0.0, 1.0
+        ),
     )
 
     def __init__(
