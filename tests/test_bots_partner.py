@@ -26,6 +26,7 @@ from partner_positions import Spot, card_of, deal_hand, describe, spots
 from spades.actions import Play
 from spades.bots import Bot, make_bot
 from spades.bots.expert import ExpertBot
+from spades.bots.partnership import partner_duty
 from spades.cards import card_text
 from spades.state import Game
 from test_bots_heuristic import position
@@ -202,3 +203,19 @@ def test_ducks_when_both_contracts_are_made(name: str) -> None:
     assert game.to_move == 2 and list(game.tricks_won) == [2, 0, 0, 2]
     card, why = _play(name, game)
     assert card_text(card) in ("4D", "8D"), why
+
+
+def test_only_a_ruff_can_beat_partners_card_so_the_ace_is_kept() -> None:
+    """The duty itself: partner's KH is beaten only by my AH or by a spade still to come (East
+    may be void). A ruff would take my ace as well, so the ace is not played; with the QH led
+    instead, the KH is unseen and the duty leaves every card to the search."""
+    hands = {2: "KH QH 9D 8D", 3: "4H", 0: "AH 5H AS KS QS JS AD KD QD AC KC QC", 1: "3H"}
+    game = position(hands, {0: 7, 1: 2, 2: 2, 3: 2}, ["KH", "4H"], first_dealer=1)
+    obs = game.observation(0)
+    legal = sum(1 << a.card for a in game.legal_actions(0) if isinstance(a, Play))
+    kept, why = partner_duty(obs, legal)
+    assert [card_text(c) for c in range(52) if kept >> c & 1] == ["5H"]
+    assert why == "only a spade can beat partner's card, so I keep mine"
+    hands = {2: "QH 9D 8D", 3: "4H", 0: "AH 5H AS KS QS JS AD KD QD AC KC QC JC", 1: "3H"}
+    game = position(hands, {0: 7, 1: 2, 2: 2, 3: 2}, ["QH", "4H"], first_dealer=1)
+    assert partner_duty(game.observation(0), legal) == (legal, "")

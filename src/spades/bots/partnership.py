@@ -9,6 +9,8 @@ Two plays a strong human partner calls sabotage, whatever a search says:
   whatever is still to come (I play last, or no card I cannot see beats it): then beating it
   wins nothing for the side and spends one of my cards (a high card that could have taken a
   trick of its own, or a trump). If I hold a card that does not beat it, I play one of those.
+  The same when only a spade still to come can beat it and I would beat it with a card of the
+  suit led: a ruff takes my card as well as his.
 
 Why a filter rather than a term in the search's score: the expert values a card by playing
 sampled deals out with every hand in view, where taking the lead from partner is worth more
@@ -71,11 +73,19 @@ def partner_duty(obs: Observation, legal: int) -> tuple[int, str]:
         for c in obs.trick:
             seen |= 1 << c
         unseen = deck.mask & ~seen
+        threats = 0
         while unseen:
             low = unseen & -unseen
             if keys[low.bit_length() - 1] > keys[best]:
-                return legal, ""  # someone still to play may beat it: no sure trick
+                threats |= low
             unseen ^= low
+        if threats:
+            spades = deck.suit_masks[0]
+            if deck.suit_of[obs.trick[0]] != 0 and not threats & ~spades and not beaters & spades:
+                # Only a ruff still to come can beat it, and a ruff would beat my higher card
+                # of the suit too: overtaking wins the side nothing either way and spends it.
+                return others, N_("only a spade can beat partner's card, so I keep mine")
+            return legal, ""  # someone still to play may beat it: no sure trick
     return others, N_("partner's card wins this trick, so I keep mine")
 
 
