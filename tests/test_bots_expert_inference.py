@@ -140,5 +140,23 @@ def test_bid_trust_loosens_only_the_opponents_bids() -> None:
 
 def test_bid_trust_is_a_checked_setting() -> None:
     assert make_bot("expert:bid_trust=0.6,samples=8", seed=1).bid_trust == 0.6  # type: ignore[attr-defined]
+    assert make_bot("expert:nil_trust=0.2,samples=8", seed=1).nil_trust == 0.2  # type: ignore[attr-defined]
     with pytest.raises(SpadesError, match="bid_trust"):
         make_bot("expert:bid_trust=1.5", seed=1)
+
+
+def test_nil_trust_loosens_an_opponents_nil_apart_from_numbers() -> None:
+    """East bids Nil: trusted (``nil_trust=1``, whatever ``bid_trust`` is) he is dealt fewer
+    high cards than at ``nil_trust=0``."""
+    obs = _after_bids((3, 0, 4, 3)).observation(0)
+    high = sum(1 << (13 * u + r) for u in range(4) for r in (11, 12))  # kings and aces
+
+    def highs(spec: str) -> float:
+        bot = make_bot(spec, seed=5)
+        assert isinstance(bot, ExpertBot)
+        deals = bot._weighted_deals(obs, Knowledge.of(obs), 600, random.Random(11))
+        return sum((d[1] & high).bit_count() for d in deals) / len(deals)
+
+    trusted = highs("expert:samples=8,bid_trust=0,nil_trust=1")
+    loose = highs("expert:samples=8,bid_trust=1,nil_trust=0")
+    assert trusted + 0.3 < loose

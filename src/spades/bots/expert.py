@@ -175,6 +175,7 @@ class ExpertBot(Bot):
         Setting(
             "bid_trust", float, BID_TRUST, "share of an opponent's deal weight that follows his bid", 0.0, 1.0
         ),
+        Setting("nil_trust", float, BID_TRUST, "the same for an opponent's Nil bid", 0.0, 1.0),
     )
 
     def __init__(
@@ -195,6 +196,7 @@ class ExpertBot(Bot):
         bid_shade: float = BID_SHADE,
         duties: bool = True,
         bid_trust: float = BID_TRUST,
+        nil_trust: float = BID_TRUST,
     ) -> None:
         for name, value, low in (
             ("samples", samples, 1),
@@ -220,6 +222,7 @@ class ExpertBot(Bot):
         self.bid_shade = float(bid_shade)
         self.duties = bool(duties)
         self.bid_trust = float(bid_trust)
+        self.nil_trust = float(nil_trust)
         self._free_rng = random.Random(seed)
         warm()  # the exact endgame's compiled solver loads now, not during a decision
 
@@ -293,7 +296,8 @@ class ExpertBot(Bot):
         # of the weight, the rest is the plain deal. A partner bids as we expect.
         trust = self.bid_trust
         partner = self._partner(obs)
-        rivals = {s for s in watch if s != partner} if trust < 1.0 else set()
+        nil_trust = self.nil_trust
+        rivals = {s for s in watch if s != partner} if min(trust, nil_trust) < 1.0 else set()
         weights = []
         for deal in pool:
             w = inference.weight(found, deal) if found else 1.0
@@ -310,7 +314,10 @@ class ExpertBot(Bot):
                 else:
                     d = guess(at_bid) - bids[s]
                     fit = math.exp(-d * d / (2 * BID_SIGMA * BID_SIGMA))
-                w *= fit if s not in rivals else trust * fit + (1.0 - trust)
+                if s in rivals:
+                    t = nil_trust if bids[s] == 0 else trust
+                    fit = t * fit + (1.0 - t)
+                w *= fit
             weights.append(w)
         return [pool[i] for i in resample(weights, count, rng)]
 
