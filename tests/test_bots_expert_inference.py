@@ -113,12 +113,16 @@ def _after_bids(bids: tuple[int, int, int, int]) -> Game:
     return g
 
 
-def _mean_guess(bot_spec: str, obs: Observation, seat: int) -> float:
-    """The mean bid ``bid_guess`` gives ``seat``'s sampled hands over 600 weighted deals."""
+def _weighted(bot_spec: str, obs: Observation) -> list[list[int]]:
+    """600 deals as the expert ``bot_spec`` samples and weights them for ``obs``."""
     bot = make_bot(bot_spec, seed=5)
     assert isinstance(bot, ExpertBot)
-    k = Knowledge.of(obs)
-    deals = bot._weighted_deals(obs, k, 600, random.Random(11))
+    return bot._weighted_deals(obs, Knowledge.of(obs), 600, random.Random(11))
+
+
+def _mean_guess(bot_spec: str, obs: Observation, seat: int) -> float:
+    """The mean bid ``bid_guess`` gives ``seat``'s sampled hands over 600 weighted deals."""
+    deals = _weighted(bot_spec, obs)
     return sum(bid_guess(d[seat], 4) for d in deals) / len(deals)
 
 
@@ -152,9 +156,7 @@ def test_nil_trust_loosens_an_opponents_nil_apart_from_numbers() -> None:
     high = sum(1 << (13 * u + r) for u in range(4) for r in (11, 12))  # kings and aces
 
     def highs(spec: str) -> float:
-        bot = make_bot(spec, seed=5)
-        assert isinstance(bot, ExpertBot)
-        deals = bot._weighted_deals(obs, Knowledge.of(obs), 600, random.Random(11))
+        deals = _weighted(spec, obs)
         return sum((d[1] & high).bit_count() for d in deals) / len(deals)
 
     trusted = highs("expert:samples=8,bid_trust=0,nil_trust=1")

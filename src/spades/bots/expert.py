@@ -293,11 +293,12 @@ class ExpertBot(Bot):
             guess, nil_like = generic_guess(deck, obs.players), generic_nil_like(deck)
         # An opponent may bid by another method than the one ``bid_guess`` models (a search
         # that underbids and takes every trick it can): his bid is trusted for ``bid_trust``
-        # of the weight, the rest is the plain deal. A partner bids as we expect.
-        trust = self.bid_trust
+        # (a Nil for ``nil_trust``) of the weight, the rest is the plain deal. A partner bids
+        # as we expect.
         partner = self._partner(obs)
-        nil_trust = self.nil_trust
-        rivals = {s for s in watch if s != partner} if min(trust, nil_trust) < 1.0 else set()
+        trust = {
+            s: 1.0 if s == partner else self.nil_trust if bids[s] == 0 else self.bid_trust for s in watch
+        }
         weights = []
         for deal in pool:
             w = inference.weight(found, deal) if found else 1.0
@@ -314,10 +315,7 @@ class ExpertBot(Bot):
                 else:
                     d = guess(at_bid) - bids[s]
                     fit = math.exp(-d * d / (2 * BID_SIGMA * BID_SIGMA))
-                if s in rivals:
-                    t = nil_trust if bids[s] == 0 else trust
-                    fit = t * fit + (1.0 - t)
-                w *= fit
+                w *= trust[s] * fit + (1.0 - trust[s])
             weights.append(w)
         return [pool[i] for i in resample(weights, count, rng)]
 
