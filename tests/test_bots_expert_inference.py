@@ -11,7 +11,7 @@ import pytest
 from spades.actions import Bid, Play
 from spades.bots import make_bot
 from spades.bots.expert import ExpertBot, bid_guess
-from spades.bots.inference import LAST, THIRD, clues, weight
+from spades.bots.inference import LAST, NIL_DUCK, THIRD, clues, weight
 from spades.bots.sampling import Knowledge
 from spades.cards import parse_card
 from spades.driver import apply_decision
@@ -27,10 +27,11 @@ def _hands_now(g: Game) -> list[int]:
     return [sum(1 << c for c in g.hand_of(s)) for s in range(4)]
 
 
-def test_the_heuristic_never_breaks_a_fourth_hand_clue() -> None:
+def test_the_heuristic_never_breaks_a_fourth_hand_or_nil_clue() -> None:
     """A heuristic fourth hand whose side needs tricks wins when it can, with its cheapest
-    winner: the true deal never holds a card a ``LAST`` clue calls unlikely."""
-    seen = 0
+    winner, and a heuristic Nil ducks with its highest losing card: the true deal never holds
+    a card a ``LAST`` or ``NIL_DUCK`` clue calls unlikely."""
+    seen = {LAST: 0, NIL_DUCK: 0}
     for seed in range(8):
         g = Game(NO_BLIND, seed=seed)
         bots = [make_bot("heuristic", seed=seed * 4 + s) for s in range(4)]
@@ -45,24 +46,24 @@ def test_the_heuristic_never_breaks_a_fourth_hand_clue() -> None:
                 hands = _hands_now(g)
                 for cl in clues(obs):
                     assert cl.seat != seat
-                    if cl.factor == LAST:
-                        seen += 1
+                    if cl.factor in seen:
+                        seen[cl.factor] += 1
                         assert weight([cl], hands) == 1.0, cl
             apply_decision(g, seat, bots[seat].decide(obs, g.legal_actions(seat)).action)
-    assert seen > 0
+    assert seen[LAST] > 0 and seen[NIL_DUCK] > 0, seen
 
 
-def _one_trick(texts: tuple[str, str, str, str]) -> Game:
-    """Every seat bids 3; North (the dealer's left) leads the first card, East, South and
-    West follow with the others."""
+def _one_trick(texts: tuple[str, str, str, str], bids: tuple[int, int, int, int] = (3, 3, 3, 3)) -> Game:
+    """Every seat bids 3 (or ``bids``); North (the dealer's left) leads the first card, East,
+    South and West follow with the others."""
     g = Game(NO_BLIND, seed=1, first_dealer=3, auto_deal=False)
     want = [parse_card(x) for x in texts]
     rest = [c for c in range(52) if c not in want]
     g.deal([(1 << want[s]) | sum(1 << c for c in rest[12 * s : 12 * s + 12]) for s in range(4)])
-    for _ in range(4):
+    for b in bids:
         seat = g.to_move
         assert seat is not None
-        g.apply(Bid(3), seat)
+        g.apply(Bid(b), seat)
     for s, c in enumerate(want):
         g.apply(Play(c), s)
     return g
@@ -96,6 +97,20 @@ def test_a_third_hand_that_ducks_while_partner_loses_is_read_mildly() -> None:
     assert (2, _mask("AH"), THIRD) in [(cl.seat, cl.mask, cl.factor) for cl in found]
     assert all(cl.seat != 1 for cl in found)  # the second hand is not read
     assert all(cl.seat != 0 for cl in found)  # nor the observer himself
+
+
+def test_a_live_nil_that_ducks_is_read_as_holding_nothing_between() -> None:
+    """East bid Nil. North KH, East 9H, South 2H, West 3H: East would have ducked with the
+    TH, JH or QH had he held one; the AH (he could not duck with it) and the low hearts are
+    not read. North 9H, East KH: unable to duck, with two seats still to play, he plays his
+    lowest heart, so he held none below the king."""
+    found = clues(_one_trick(("KH", "9H", "2H", "3H"), bids=(3, 0, 3, 3)).observation(0))
+    assert [(cl.seat, cl.mask, cl.factor) for cl in found] == [(1, _mask("TH", "JH", "QH"), NIL_DUCK)]
+    assert weight(found, [0, _mask("AH", "8H"), 0, 0]) == 1.0
+    assert weight(found, [0, _mask("JH"), 0, 0]) == NIL_DUCK
+    over = clues(_one_trick(("9H", "KH", "2H", "3H"), bids=(3, 0, 3, 3)).observation(0))
+    low = _mask("2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH")
+    assert [(cl.seat, cl.mask, cl.factor) for cl in over if cl.seat == 1] == [(1, low, NIL_DUCK)]
 
 
 def test_expert_settings_for_inference_contest_and_shade() -> None:

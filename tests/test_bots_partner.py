@@ -7,7 +7,9 @@ The duties, for ``heuristic`` and ``expert`` alike:
 (c) the special case of (b) everyone checks first: I play last, partner is winning, and I
     trump it or overtake it;
 (d) both sides' contracts made (no Nil at the table) and I play last: duck if I can, since
-    every trick now is a bag to whoever takes it.
+    every trick now is a bag to whoever takes it;
+(e) my own live Nil, following suit, can duck: duck with the highest card that loses (the
+    low ones are what ducks the later tricks).
 
 Each is checked on constructed positions (named hands) and on every position of that kind met
 in hands dealt from hypothesis-drawn seeds (``partner_positions``: dealt, bid and played by
@@ -26,6 +28,7 @@ from partner_positions import Spot, card_of, deal_hand, describe, spots
 from spades.actions import Play
 from spades.bots import Bot, make_bot
 from spades.bots.expert import ExpertBot
+from spades.bots.nil_duty import nil_duty
 from spades.bots.partnership import partner_duty
 from spades.cards import card_text
 from spades.state import Game
@@ -86,10 +89,22 @@ def bags_only(spot: Spot) -> bool:
     return all(sum(o.tricks_won[s] for s in side) >= sum(bids[s] for s in side) for side in (ours, theirs))
 
 
+def own_nil_duck(spot: Spot) -> bool:
+    """(e): my Nil is live, I follow suit and can play under the winning card."""
+    o = spot.obs
+    return (
+        _bid(spot, spot.seat) == 0
+        and o.tricks_won[spot.seat] == 0
+        and bool(spot.others)
+        and all(c // 13 == spot.lead for c in spot.others | spot.beaters)
+    )
+
+
 DUTIES: dict[str, tuple[Callable[[Spot], bool], Callable[[Spot, int], bool]]] = {
     "cover partner's Nil": (nil_to_cover, lambda s, c: c in s.beaters),
     "keep off partner's sure trick": (sure_trick, lambda s, c: c in s.others),
     "duck once every trick is a bag": (bags_only, lambda s, c: c in s.others),
+    "duck my Nil with the highest card that loses": (own_nil_duck, lambda s, c: c == max(s.others)),
 }
 
 
@@ -219,3 +234,57 @@ def test_only_a_ruff_can_beat_partners_card_so_the_ace_is_kept() -> None:
     hands = {2: "QH 9D 8D", 3: "4H", 0: "AH 5H AS KS QS JS AD KD QD AC KC QC JC", 1: "3H"}
     game = position(hands, {0: 7, 1: 2, 2: 2, 3: 2}, ["QH", "4H"], first_dealer=1)
     assert partner_duty(game.observation(0), legal) == (legal, "")
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_my_nil_ducks_with_its_highest_losing_card(name: str) -> None:
+    # West leads 3H, North 6H, East KH; South (Nil) holds TH 8H 7H 5H 2H and no spade: every
+    # heart of his loses to the king, and the ten is the one to shed (a search over deals in
+    # full view once threw the five, kept the ten, and the Nil fell later).
+    game = position(
+        {
+            0: "KS QS 9S 8S 4S AH 6H AD 6D AC QC TC 4C",
+            1: "AS JS 7S 5S KH QH QD TD 5D 4D 2D 8C 2C",
+            2: "TH 8H 7H 5H 2H JD 9D KC JC 9C 6C 5C 3C",
+            3: "TS 6S 3S 2S JH 9H 4H 3H KD 8D 7D 3D 7C",
+        },
+        {0: 6, 1: 4, 2: "nil", 3: 2},
+        ["3H", "6H", "KH"],
+        first_dealer=2,
+    )
+    card, why = _play(name, game)
+    assert card_text(card) == "TH", why
+
+
+def test_the_nil_duty_leaves_discards_and_lost_tricks_to_the_search() -> None:
+    """The duty itself: the highest heart under the one led goes; void in the suit led, unable
+    to duck, or bidding a number, every legal card is left to the search."""
+
+    def legal_of(game: Game) -> int:
+        seat = game.to_move
+        assert seat is not None
+        return sum(1 << a.card for a in game.legal_actions(seat) if isinstance(a, Play))
+
+    hands = {0: "5H 2S", 1: "9H 3H 2H 4D", 2: "KH 7S", 3: "TH 8S"}
+    ruffed = position(hands, {0: 3, 1: "nil", 2: 3, 3: 3}, ["5H"], first_dealer=3)
+    # North leads 5H; East (Nil) could duck with the 3H or 2H: the three goes.
+    kept, why = nil_duty(ruffed.observation(1), legal_of(ruffed))
+    assert [card_text(c) for c in range(52) if kept >> c & 1] == ["3H"]
+    assert why == "my Nil ducks with its highest card that loses"
+    no_diamond = {
+        0: "5D 6D 7D 8D 9D TD JD QD KD AD 2S 5S 6S",
+        1: "9H 3H 2H 4C 5C 6C 7C 8C 9C TC JC 3S 4S",
+        2: "AH KH QH JH 4D 3D 2D 2C 3C QC KC AC 7S",
+        3: "TH 8H 7H 6H 5H 4H 8S 9S TS JS QS KS AS",
+    }
+    void = position(no_diamond, {0: 3, 1: "nil", 2: 3, 3: 3}, ["5D"], first_dealer=3)
+    assert nil_duty(void.observation(1), legal_of(void)) == (legal_of(void), "")
+    high = position(
+        {0: "2H 2S", 1: "9H 3H 4C", 2: "KH 7S", 3: "TH 8S"},
+        {0: 3, 1: "nil", 2: 3, 3: 3},
+        ["2H"],
+        first_dealer=3,
+    )
+    assert legal_of(high) and nil_duty(high.observation(1), legal_of(high)) == (legal_of(high), "")
+    number = position(hands, {0: 3, 1: 2, 2: 3, 3: 3}, ["5H"], first_dealer=3)
+    assert nil_duty(number.observation(1), legal_of(number)) == (legal_of(number), "")

@@ -36,6 +36,7 @@ from spades.bots.expert_play import (
 )
 from spades.bots.heuristic import evaluate, nil_danger, nil_survival
 from spades.bots.knowledge import CardTables, is_blind, is_nil, tables_of
+from spades.bots.nil_duty import nil_duty
 from spades.bots.partnership import partner_duty
 from spades.bots.sampling import Knowledge, resample, sample_deal
 from spades.bots.settings import Setting
@@ -171,7 +172,12 @@ class ExpertBot(Bot):
         ),
         Setting("contest", bool, True, "rollouts assume the opponents contest our contract until it is made"),
         Setting("bid_shade", float, BID_SHADE, "share of deals scored a trick short when bidding", 0.0, 1.0),
-        Setting("duties", bool, True, "a partner's duties first: cover his Nil, keep off his sure trick"),
+        Setting(
+            "duties",
+            bool,
+            True,
+            "duties first: my Nil ducks high, cover partner's Nil, keep off his sure trick",
+        ),
         Setting(
             "bid_trust", float, BID_TRUST, "share of an opponent's deal weight that follows his bid", 0.0, 1.0
         ),
@@ -361,11 +367,13 @@ class ExpertBot(Bot):
         legal_mask = 0
         for p in plays:
             legal_mask |= 1 << p.card
-        # A partner's duties first (cover his Nil, keep off his sure trick): the search's
-        # sampled deals, played with every hand in view, misjudge exactly these.
+        # Duties first (my Nil ducks high; cover partner's Nil, keep off his sure trick): the
+        # search's sampled deals, played with every hand in view, misjudge exactly these.
         duty = ""
         if self.duties:
-            legal_mask, duty = partner_duty(obs, legal_mask)
+            legal_mask, duty = nil_duty(obs, legal_mask)
+            if not duty:
+                legal_mask, duty = partner_duty(obs, legal_mask)
         played_all = 0
         for m in k.played_by:
             played_all |= m

@@ -13,6 +13,13 @@ only for a number bidder whose side had not made its contract and who was not co
 partner's Nil (a cover plays high on purpose); the third hand's low card when his partner was
 losing says less (he may have known the fourth would overtake), so it weighs ``THIRD``.
 The factors are kept mild: a good player sometimes ducks on purpose.
+
+A live Nil is read at any place in the trick: following suit under the winning card, he
+plays the highest card that still loses (every Nil player's rule, and the one that keeps his
+low cards for later tricks), so a deal giving him a card of that suit between his card and
+the winner (or above his card, if a spade is winning a side suit) weighs ``NIL_DUCK``; and
+when he cannot duck and a seat is still to play, he plays his lowest card of the suit and
+hopes to be overtaken, so a deal giving him a lower one weighs ``NIL_DUCK`` too.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ LAST = 0.25
 """Weight of a deal where the fourth hand could have won (or won cheaper) and did not."""
 THIRD = 0.6
 """Weight of a deal where the third hand, his partner losing to the second, could have won."""
+NIL_DUCK = 0.2
+"""Weight of a deal where a live Nil ducked under a card he could have ducked higher under."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +108,24 @@ def clues(obs: Observation) -> list[Clue]:
                             out.append(Clue(s, cheaper, later, LAST))
                     elif j == 2 and winner != partner and rules.side_of(winner) != side and keys[c] < keys[w]:
                         out.append(Clue(s, above_w, later, THIRD))
+            elif s != obs.seat and bids[s] == 0 and nil_won[s] == 0:
+                # A live Nil ducks with the highest card of the suit led that still loses: he
+                # held none between his card and the winner (none above his, if it is ruffed).
+                w = cards[best]
+                c = cards[j]
+                suit = suit_masks[lead]
+                if suit_of[c] == lead and keys[c] < keys[w]:
+                    mask = _above(keys, c, suit, deck.cards) & ~(1 << w)
+                    if suit_of[w] == lead:
+                        mask &= ~_above(keys, w, suit, deck.cards)
+                    if mask:
+                        out.append(Clue(s, mask, played_from[s][i + 1], NIL_DUCK))
+                elif suit_of[c] == lead and j < 3:
+                    # He could not duck, so he played his lowest card of the suit and hoped
+                    # one of the seats still to play would beat it.
+                    mask = suit & ~_above(keys, c, suit, deck.cards) & ~(1 << c)
+                    if mask:
+                        out.append(Clue(s, mask, played_from[s][i + 1], NIL_DUCK))
             if deck.trick_keys[lead][cards[j]] > deck.trick_keys[lead][cards[best]]:
                 best = j
         out_before |= _mask(cards)
@@ -147,4 +174,4 @@ def weight(found: list[Clue], hands: list[int]) -> float:
     return w
 
 
-__all__ = ["Clue", "clues", "weight"]
+__all__ = ["LAST", "NIL_DUCK", "THIRD", "Clue", "clues", "weight"]
