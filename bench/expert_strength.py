@@ -4,6 +4,7 @@
         [--rules '{"blind_nil": false}'] [--jobs 2] [--seed 0] [--log runs/x.jsonl]
     python bench/expert_strength.py --summary runs/x.jsonl     # report what is done so far
     python bench/expert_strength.py --summary runs/s1.jsonl runs/s2.jsonl  # seeds pooled
+    python bench/expert_strength.py --paired runs/old1.jsonl runs/new1.jsonl [OLD NEW ...]
 
 The games are ``spades match``'s (``spades.match.play_task``: the same seats, seeds and
 deals, each deal played twice with the sides swapped). Every finished game is appended to
@@ -12,6 +13,12 @@ deals, each deal played twice with the sides swapped). Every finished game is ap
 counts only deals whose two games are both done: points per hand (expert side minus the
 other) with the match's bootstrap 95% interval, and per side the set rate, Nils and Blind
 Nils bid and made, the opponents' Nils broken, bags, and ms per decision.
+
+``--paired`` compares two versions of the expert on the same deals: each pair of logs is one
+seed played by the old and the new expert against the same opponent; per deal, the new
+version's points (its two games) less the old one's, pooled over the pairs, with the same
+bootstrap interval over deals. The deals' own luck cancels, so this says far more than two
+separate figures.
 """
 
 from __future__ import annotations
@@ -110,6 +117,39 @@ def bags_at_cost(results: list[GameResult], rules: Rules, seed: int) -> dict[str
     }
 
 
+def paired(*paths: Path) -> dict[str, Any]:
+    """New minus old points per hand, deal by deal, over pairs of logs (old, new) of one seed."""
+    if not paths or len(paths) % 2:
+        raise SystemExit("--paired takes logs in pairs: OLD NEW [OLD NEW ...]")
+    units: list[tuple[float, int]] = []
+    first: dict[str, Any] = {}
+    for old_path, new_path in zip(paths[::2], paths[1::2], strict=True):
+        old_head, old = _load(old_path)
+        new_head, new = _load(new_path)
+        for path, head in ((old_path, old_head), (new_path, new_head)):
+            if not head:
+                raise SystemExit(f"{path}: not a log of this bench (no head line)")
+        if any(old_head[k] != new_head[k] for k in ("b", "rules", "seed")):
+            raise SystemExit(f"{new_path}: not the deals of {old_path} (opponent, rules and seed must agree)")
+        first = first or new_head
+        totals: list[dict[int, list[float]]] = [{}, {}]
+        for side, results in enumerate((_pairs_only(old), _pairs_only(new))):
+            for r in results:
+                u = totals[side].setdefault(r.deal, [0.0, 0])
+                u[0] += r.diff
+                u[1] += r.hands
+        for deal in sorted(totals[0].keys() & totals[1].keys()):
+            units.append((totals[1][deal][0] - totals[0][deal][0], int(totals[1][deal][1])))
+    hands = sum(h for _, h in units)
+    lo, hi = bootstrap_ratio(units, first.get("seed", 0))
+    return {
+        "deals": len(units),
+        "hands": hands,
+        "paired_points_per_hand": sum(d for d, _ in units) / hands if hands else 0.0,
+        "paired_ci95": [lo, hi],
+    }
+
+
 def show(rep: dict[str, Any]) -> None:
     lo, hi = rep["points_per_hand_ci95"]
     print(f"{rep['a']} vs {rep['b']}: {rep['deals']} duplicate deals, {rep['hands']} hands ({rep['rules']})")
@@ -143,11 +183,28 @@ def main() -> None:
     ap.add_argument(
         "--summary", type=Path, nargs="+", default=None, help="only report the games in these logs (pooled)"
     )
+    ap.add_argument(
+        "--paired",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="logs in pairs OLD NEW (one seed each): new minus old, deal by deal",
+    )
     ap.add_argument("--json", action="store_true", help="print the report as one JSON line too")
     ap.add_argument("--bot-timeout", type=float, default=None, help="seconds a cmd: bot may take (10)")
     a = ap.parse_args()
     if a.bot_timeout is not None:
         configure(timeout=a.bot_timeout)
+    if a.paired is not None:
+        rep = paired(*a.paired)
+        lo, hi = rep["paired_ci95"]
+        print(
+            f"paired over {rep['deals']} deals ({rep['hands']} hands): new - old "
+            f"{rep['paired_points_per_hand']:+.1f} points per hand  (95% CI {lo:+.1f} .. {hi:+.1f})"
+        )
+        if a.json:
+            print(json.dumps(rep))
+        return
     if a.summary is not None:
         rep = report(*a.summary)
     else:

@@ -1,12 +1,17 @@
-"""``bench/expert_strength.py``'s figure with bags at their cost: a single hand from 0-0 pays
-a bag as a point, a game charges each its share of the penalty; the bench reports both."""
+"""``bench/expert_strength.py``'s figure with bags at their cost (a single hand from 0-0 pays
+a bag as a point, a game charges each its share of the penalty; the bench reports both), and
+its paired comparison of two versions on the same deals."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from spades.match import GameResult, SideStats
 from spades.rules import Rules
@@ -52,3 +57,38 @@ def test_no_penalty_no_charge() -> None:
     assert rep["points_per_hand_bags_at_cost"] == 2.0
     lo, hi = rep["points_per_hand_bags_at_cost_ci95"]
     assert lo == hi == 2.0
+
+
+def _log(path: Path, a: str, seed: int, games: list[GameResult]) -> Path:
+    head = {"a": a, "b": "heuristic", "rules": {"preset": "standard"}, "seed": seed}
+    lines = [json.dumps({"head": head})] + [json.dumps(dataclasses.asdict(g)) for g in games]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_paired_is_new_minus_old_deal_by_deal(tmp_path: Path) -> None:
+    """Two deals, both games done in both logs, and a third the new log has not finished:
+    only the shared whole deals count, each its new points less its old."""
+    old = [_game(0, False, 10.0, 0, 0), _game(0, True, -20.0, 0, 0)]
+    old += [_game(1, False, 5.0, 0, 0), _game(1, True, 5.0, 0, 0)]
+    old += [_game(2, False, 50.0, 0, 0), _game(2, True, 50.0, 0, 0)]
+    new = [_game(0, False, 30.0, 0, 0), _game(0, True, -20.0, 0, 0)]
+    new += [_game(1, False, 5.0, 0, 0), _game(1, True, 1.0, 0, 0)]
+    new += [_game(2, False, -90.0, 0, 0)]
+    rep = _bench().paired(
+        _log(tmp_path / "old.jsonl", "expert", 7, old), _log(tmp_path / "new.jsonl", "x", 7, new)
+    )
+    assert (rep["deals"], rep["hands"]) == (2, 4)
+    assert rep["paired_points_per_hand"] == (20.0 - 4.0) / 4
+    lo, hi = rep["paired_ci95"]
+    assert -2.0 <= lo <= rep["paired_points_per_hand"] <= hi <= 10.0
+
+
+def test_paired_refuses_logs_of_other_deals(tmp_path: Path) -> None:
+    games = [_game(0, False, 1.0, 0, 0), _game(0, True, 1.0, 0, 0)]
+    old = _log(tmp_path / "old.jsonl", "expert", 7, games)
+    other = _log(tmp_path / "other.jsonl", "expert", 8, games)
+    with pytest.raises(SystemExit, match="not the deals of"):
+        _bench().paired(old, other)
+    with pytest.raises(SystemExit, match="in pairs"):
+        _bench().paired(old)
