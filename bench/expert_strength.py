@@ -92,6 +92,16 @@ def report(*paths: Path) -> dict[str, Any]:
     return rep
 
 
+def _per_deal(results: list[GameResult], bag_cost: float = 0.0) -> dict[int, tuple[float, int]]:
+    """Each deal's points (A - B, with ``bag_cost`` charged per bag) and hands, its games summed:
+    the unit every interval here resamples (a deal's games share its cards)."""
+    units: dict[int, tuple[float, int]] = {}
+    for r in results:
+        d, h = units.get(r.deal, (0.0, 0))
+        units[r.deal] = (d + r.diff - bag_cost * (r.a.bags - r.b.bags), h + r.hands)
+    return units
+
+
 def bags_at_cost(results: list[GameResult], rules: Rules, seed: int) -> dict[str, Any]:
     """Points per hand with every bag charged its share of the penalty it leads to.
 
@@ -102,14 +112,10 @@ def bags_at_cost(results: list[GameResult], rules: Rules, seed: int) -> dict[str
     game would on average; the plain figure beside it charges nothing.
     """
     cost = rules.bag_penalty / rules.bag_limit if rules.bag_penalty else 0.0
-    units: dict[int, list[float]] = {}
-    for r in results:
-        u = units.setdefault(r.deal, [0.0, 0])
-        u[0] += r.diff - cost * (r.a.bags - r.b.bags)
-        u[1] += r.hands
-    hands = sum(int(u[1]) for u in units.values())
-    total = sum(u[0] for u in units.values())
-    lo, hi = bootstrap_ratio([(u[0], int(u[1])) for u in units.values()], seed)
+    units = _per_deal(results, cost)
+    hands = sum(h for _, h in units.values())
+    total = sum(d for d, _ in units.values())
+    lo, hi = bootstrap_ratio(list(units.values()), seed)
     return {
         "bag_cost": cost,
         "points_per_hand_bags_at_cost": total / hands if hands else 0.0,
@@ -132,14 +138,9 @@ def paired(*paths: Path) -> dict[str, Any]:
         if any(old_head[k] != new_head[k] for k in ("b", "rules", "seed")):
             raise SystemExit(f"{new_path}: not the deals of {old_path} (opponent, rules and seed must agree)")
         first = first or new_head
-        totals: list[dict[int, list[float]]] = [{}, {}]
-        for side, results in enumerate((_pairs_only(old), _pairs_only(new))):
-            for r in results:
-                u = totals[side].setdefault(r.deal, [0.0, 0])
-                u[0] += r.diff
-                u[1] += r.hands
-        for deal in sorted(totals[0].keys() & totals[1].keys()):
-            units.append((totals[1][deal][0] - totals[0][deal][0], int(totals[1][deal][1])))
+        before, after = _per_deal(_pairs_only(old)), _per_deal(_pairs_only(new))
+        for deal in sorted(before.keys() & after.keys()):
+            units.append((after[deal][0] - before[deal][0], after[deal][1]))
     hands = sum(h for _, h in units)
     lo, hi = bootstrap_ratio(units, first.get("seed", 0))
     return {

@@ -82,54 +82,51 @@ def clues(obs: Observation) -> list[Clue]:
     for i, (leader, cards) in enumerate(tricks):
         lead = suit_of[cards[0]]
         keys = deck.trick_keys[lead]
+        suit = suit_masks[lead]
         best = 0
         for j in range(1, len(cards)):
             s = (leader + j) % 4
+            w = cards[best]
+            c = cards[j]
+            later = played_from[s][i + 1]
             if s != obs.seat and bids[s] > 0:
                 side = rules.side_of(s)
                 partner = (s + 2) % 4
                 covering = bids[partner] == 0 and nil_won[partner] == 0
-                w = cards[best]
                 winner = (leader + best) % 4
-                c = cards[j]
                 needs = contract[side] - taken[side] > 0
                 if needs and not covering and suit_of[c] == lead and suit_of[w] == lead:
-                    above_w = suit_masks[lead] & _above(keys, w, suit_masks[lead], deck.cards)
-                    later = played_from[s][i + 1]
+                    above_w = suit & _above(keys, w, suit, deck.cards)
                     if j == 3 and rules.side_of(winner) != side and keys[c] < keys[w]:
                         out.append(Clue(s, above_w, later, LAST))
                     elif j == 3 and keys[c] > keys[w]:
-                        cheaper = above_w & ~_above(keys, c, suit_masks[lead], deck.cards) & ~(1 << c)
+                        cheaper = above_w & ~_above(keys, c, suit, deck.cards) & ~(1 << c)
                         # A card touching his (only played cards between) is worth the same.
                         gone = out_before | _mask(cards)
                         cheaper = sum(
                             1 << x
                             for x in deck.cards
-                            if cheaper >> x & 1 and _between(keys, x, c, suit_masks[lead], deck.cards) & ~gone
+                            if cheaper >> x & 1 and _between(keys, x, c, suit, deck.cards) & ~gone
                         )
                         if cheaper:
                             out.append(Clue(s, cheaper, later, LAST))
                     elif j == 2 and winner != partner and rules.side_of(winner) != side and keys[c] < keys[w]:
                         out.append(Clue(s, above_w, later, THIRD))
-            elif s != obs.seat and bids[s] == 0 and nil_won[s] == 0:
-                # A live Nil ducks with the highest card of the suit led that still loses: he
-                # held none between his card and the winner (none above his, if it is ruffed).
-                w = cards[best]
-                c = cards[j]
-                suit = suit_masks[lead]
-                if suit_of[c] == lead and keys[c] < keys[w]:
+            elif s != obs.seat and bids[s] == 0 and nil_won[s] == 0 and suit_of[c] == lead:
+                mask = 0
+                if keys[c] < keys[w]:
+                    # A live Nil ducks with the highest card of the suit led that still loses:
+                    # he held none between his card and the winner (none above his if ruffed).
                     mask = _above(keys, c, suit, deck.cards) & ~(1 << w)
                     if suit_of[w] == lead:
                         mask &= ~_above(keys, w, suit, deck.cards)
-                    if mask:
-                        out.append(Clue(s, mask, played_from[s][i + 1], NIL_DUCK))
-                elif suit_of[c] == lead and j < 3:
+                elif j < 3:
                     # He could not duck, so he played his lowest card of the suit and hoped
                     # one of the seats still to play would beat it.
                     mask = suit & ~_above(keys, c, suit, deck.cards) & ~(1 << c)
-                    if mask:
-                        out.append(Clue(s, mask, played_from[s][i + 1], NIL_DUCK))
-            if deck.trick_keys[lead][cards[j]] > deck.trick_keys[lead][cards[best]]:
+                if mask:
+                    out.append(Clue(s, mask, later, NIL_DUCK))
+            if keys[c] > keys[w]:
                 best = j
         out_before |= _mask(cards)
         if len(cards) == 4:

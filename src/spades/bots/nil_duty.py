@@ -13,6 +13,8 @@ A void Nil (discarding) and a Nil that cannot duck are left to the search.
 
 from __future__ import annotations
 
+from spades.bots.knowledge import trick_winner_index
+from spades.cards import bits
 from spades.errors import N_
 from spades.legal import deck_of
 from spades.observation import Observation
@@ -29,18 +31,11 @@ def nil_duty(obs: Observation, legal: int) -> tuple[int, str]:
     if legal & ~deck.suit_masks[lead]:
         return legal, ""  # void in the suit led: a discard, the search's to choose
     keys = deck.trick_keys[lead]
-    best = max(keys[c] for c in obs.trick)
-    duck, duck_key = -1, -1
-    m = legal
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        if duck_key < keys[c] < best:
-            duck, duck_key = c, keys[c]
-        m ^= low
-    if duck < 0:
+    best = keys[obs.trick[trick_winner_index(obs.trick, deck)]]
+    ducks = [c for c in bits(legal) if keys[c] < best]
+    if not ducks:
         return legal, ""
-    return 1 << duck, N_("my Nil ducks with its highest card that loses")
+    return 1 << max(ducks, key=keys.__getitem__), N_("my Nil ducks with its highest card that loses")
 
 
 __all__ = ["nil_duty"]

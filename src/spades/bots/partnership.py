@@ -21,6 +21,10 @@ cost of nothing a real table would miss. The heuristic keeps these rules in its 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from spades.bots.knowledge import trick_winner_index
+from spades.cards import bits
 from spades.errors import N_
 from spades.legal import deck_of
 from spades.observation import Observation
@@ -29,6 +33,11 @@ from spades.observation import Observation
 def _bid_tricks(obs: Observation, seat: int) -> int | None:
     view = obs.bids[seat]
     return None if view is None else view.tricks
+
+
+def _beating(cards: int, keys: Sequence[int], best: int) -> int:
+    """The cards of the mask ``cards`` that beat ``best`` in this trick."""
+    return sum(1 << c for c in bits(cards) if keys[c] > keys[best])
 
 
 def partner_duty(obs: Observation, legal: int) -> tuple[int, str]:
@@ -43,18 +52,11 @@ def partner_duty(obs: Observation, legal: int) -> tuple[int, str]:
         return legal, ""
     deck = deck_of(rules)
     keys = deck.trick_keys[deck.suit_of[obs.trick[0]]]
-    best_i = max(range(len(obs.trick)), key=lambda i: keys[obs.trick[i]])
+    best_i = trick_winner_index(obs.trick, deck)
     if (obs.trick_leader + best_i) % obs.players != partner:
         return legal, ""
     best = obs.trick[best_i]
-    beaters = 0
-    m = legal
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        if keys[c] > keys[best]:
-            beaters |= low
-        m ^= low
+    beaters = _beating(legal, keys, best)
     others = legal & ~beaters
     mine = _bid_tricks(obs, me)
     theirs = _bid_tricks(obs, partner)
@@ -72,13 +74,7 @@ def partner_duty(obs: Observation, legal: int) -> tuple[int, str]:
                 seen |= 1 << c
         for c in obs.trick:
             seen |= 1 << c
-        unseen = deck.mask & ~seen
-        threats = 0
-        while unseen:
-            low = unseen & -unseen
-            if keys[low.bit_length() - 1] > keys[best]:
-                threats |= low
-            unseen ^= low
+        threats = _beating(deck.mask & ~seen, keys, best)
         if threats:
             spades = deck.suit_masks[0]
             if deck.suit_of[obs.trick[0]] != 0 and not threats & ~spades and not beaters & spades:
