@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -133,3 +134,53 @@ def test_bad_trick_counts_are_one_line_errors(tricks_won: tuple[int, ...], messa
     table = payoff_table(Rules(), [SeatBid(1)] * 4)
     with pytest.raises(InvalidPosition, match=message):
         ScoreSolver(10).solve(hands, 0, table, (), True, tricks_won)
+
+
+def test_a_payoff_too_large_to_store_is_a_one_line_error() -> None:
+    """Bounds are stored in 24 bits each: a table beyond them is refused, not cut short."""
+    hands = [CardSet.parse(h).mask for h in ("AS", "3H", "KH", "2H")]
+    table = payoff_table(Rules(), [SeatBid(1)] * 4) * 1_000_000
+    with pytest.raises(InvalidPosition, match="payoffs must lie within"):
+        ScoreSolver(10).solve(hands, 0, table, (), True, (3, 3, 3, 3))
+
+
+def _blocks_are_disjoint(tkey: np.ndarray, epat: np.ndarray, tuse: np.ndarray) -> None:  # type: ignore[type-arg]
+    """Every live shape's block and every free block lie inside the used pool, none overlap,
+    and the shape count is right: what evicting, packing and reusing blocks must keep."""
+    from spades.search._dd_kernel import FREE0, T_CAP, T_COUNT, T_KEY, T_START
+
+    live = tkey[tkey[:, T_KEY] != -1]
+    assert len(live) == tuse[1]
+    spans = [(int(r[T_START]), int(r[T_CAP])) for r in live if r[T_CAP] > 0]
+    assert all(r[T_COUNT] <= r[T_CAP] for r in live)
+    for k in range(FREE0, len(tuse)):
+        start = int(tuse[k])
+        while start >= 0:
+            spans.append((start, 1 << (k - FREE0)))
+            start = int(epat[start, 0])
+    spans.sort()
+    for (a, n), (b, _) in itertools.pairwise(spans):
+        assert a + n <= b
+    assert not spans or spans[-1][0] + spans[-1][1] <= tuse[0] <= len(epat)
+
+
+def test_small_tables_evict_pack_and_reuse_blocks_soundly() -> None:
+    """2**10 and 2**9 entries on whole Nil deals: the pool and the shape table fill up many
+    times (entries dropped by size, blocks packed, shapes rehashed, freed blocks reused), and
+    the answers stay those of a table that never fills."""
+    from spades.search.dd import Solver
+
+    rng = np.random.default_rng(20261202)
+    bids = [SeatBid(0), SeatBid(4), SeatBid(4), SeatBid(3)]
+    table = payoff_table(Rules(), bids)
+    small, big = ScoreSolver(10), ScoreSolver(18)
+    dd_small, dd_big = Solver(9), Solver(18)
+    for _ in range(3):
+        deck = rng.permutation(52)
+        hands = [sum(1 << int(c) for c in deck[13 * i : 13 * i + 13]) for i in range(4)]
+        for h in (hands, [int(x) for x in np.roll(hands, 1)]):
+            a = small.solve(h, 0, table, (), False, values=False).value
+            assert a == big.solve(h, 0, table, (), False, values=False).value
+            _blocks_are_disjoint(small._tkey, small._epat, small._tuse)
+            assert dd_small.solve(h, 0, (), True).card_values == dd_big.solve(h, 0, (), True).card_values
+            _blocks_are_disjoint(dd_small._tkey, dd_small._epat, dd_small._tuse)

@@ -166,16 +166,6 @@ def _relative(hands: IntArray, rel: IntArray) -> None:
 
 
 @njit
-def _shape_slot(tkey: IntArray, lk: int) -> int:
-    """The slot of shape ``lk`` in the shape table, or of the empty slot where it would go."""
-    mask = tkey.shape[0] - 1
-    i: int = _hash(lk) & mask
-    while tkey[i, T_KEY] != lk and tkey[i, T_KEY] != -1:
-        i = (i + 1) & mask
-    return i
-
-
-@njit
 def _matches(epat: IntArray, e: int, rel: IntArray) -> bool:
     m = epat[e, E_MASK]
     ok: bool = (rel[0] & m) == epat[e, 0] and (rel[1] & m) == epat[e, 1] and (rel[2] & m) == epat[e, 2]
@@ -196,23 +186,59 @@ def _floors_of_entry(hands: IntArray, epat: IntArray, e: int, floor: IntArray) -
         floor[s] = fl
 
 
+T_TW = 4
+"""Score mode's shape table has one more column, the tricks' class, which its shapes hash with."""
+FREE0 = 2
+"""``tuse[FREE0 + k]``: the first of the free blocks of 2**k to 2**(k+1) - 1 rows (-1: none;
+each free block's first row holds the next one's place)."""
+TUSE_LEN = FREE0 + 32
+
+
 @njit
 def _clear_table(tkey: IntArray, tuse: IntArray) -> None:
     tkey[:, T_KEY] = -1
     tuse[0] = 0
     tuse[1] = 0
+    for k in range(FREE0, tuse.shape[0]):
+        tuse[k] = -1
 
 
 @njit
-def _make_room(tkey: IntArray, epat: IntArray, tuse: IntArray, need: int) -> bool:
-    """The pool has no room for ``need`` more rows: make some. Entries of the positions with
-    the fewest cards left (the least work saved) are dropped until at most half the pool is
-    kept, then every shape's entries are packed to the front, each block at its count (a
-    block that grew left its old place behind: about half the pool when it fills up). The
-    table is cleared only if that leaves no room. Returns whether it was. Shared by both
-    kernels (``epat``'s width is theirs; a shape's key starts with North's suit lengths)."""
+def _log2(x: int) -> int:
+    k = 0
+    while x > 1:
+        x >>= 1
+        k += 1
+    return k
+
+
+@njit
+def _slot_of(tkey: IntArray, lk: int, tw: int) -> int:
+    """The slot of shape ``lk`` (with tricks' class ``tw`` in score mode's wider table), or the
+    empty slot where it would go: both kernels' shapes hash the same way (rebuilt together)."""
+    mask = tkey.shape[0] - 1
+    if tkey.shape[1] > T_TW:
+        i: int = _hash(lk ^ (tw * 0x9E3779B1)) & mask
+        while (tkey[i, T_KEY] != lk or tkey[i, T_TW] != tw) and tkey[i, T_KEY] != -1:
+            i = (i + 1) & mask
+        return i
+    i = _hash(lk) & mask
+    while tkey[i, T_KEY] != lk and tkey[i, T_KEY] != -1:
+        i = (i + 1) & mask
+    return i
+
+
+@njit
+def _make_room(tkey: IntArray, epat: IntArray, tuse: IntArray, need: int) -> None:
+    """The pool has no room for ``need`` more rows, or the shape table is three quarters full:
+    the entries of the positions with the fewest cards left (the least work saved) are dropped
+    until at most half the pool and half the shape table's limit are kept, the survivors' blocks
+    are packed to the front of the pool, each at its count, and the shape table is rebuilt.
+    Everything is forgotten only if that leaves no room. Shared by both kernels (``epat``'s and
+    ``tkey``'s widths are theirs; a shape's key starts with North's suit lengths)."""
     used = np.nonzero(tkey[:, T_KEY] != -1)[0]
     rows = np.zeros(14, dtype=np.int64)
+    shapes = np.zeros(14, dtype=np.int64)
     cards = np.empty(used.shape[0], dtype=np.int64)
     starts = np.empty(used.shape[0], dtype=np.int64)
     total = 0
@@ -224,31 +250,93 @@ def _make_room(tkey: IntArray, epat: IntArray, tuse: IntArray, need: int) -> boo
         cards[k] = c
         starts[k] = tkey[used[k], T_START]
         rows[c] += tkey[used[k], T_COUNT]
+        shapes[c] += 1
         total += tkey[used[k], T_COUNT]
+    n_shapes = used.shape[0]
+    limit = 3 * tkey.shape[0] // 8
     drop = 0  # entries of positions with this many cards or fewer go
-    while drop < 13 and 2 * total > epat.shape[0]:
+    while drop < 13 and (4 * total > 3 * epat.shape[0] or n_shapes > limit):
         drop += 1
         total -= rows[drop]
+        n_shapes -= shapes[drop]
     order = np.argsort(starts)
+    keep = np.empty((used.shape[0], tkey.shape[1]), dtype=np.int64)
+    m = 0
     w = 0
     for k in range(order.shape[0]):
         slot = used[order[k]]
+        n = tkey[slot, T_COUNT]
+        if cards[order[k]] <= drop or n == 0:
+            continue
         st = tkey[slot, T_START]
-        n = tkey[slot, T_COUNT] if cards[order[k]] > drop else 0
         if st != w:
             # Blocks in order of place, each moved down: a copy from the front is safe.
             for i in range(n):
                 for j in range(epat.shape[1]):
                     epat[w + i, j] = epat[st + i, j]
-        tkey[slot, T_START] = w
-        tkey[slot, T_COUNT] = n
-        tkey[slot, T_CAP] = n
+        for j in range(tkey.shape[1]):
+            keep[m, j] = tkey[slot, j]
+        keep[m, T_START] = w
+        keep[m, T_CAP] = n
+        m += 1
         w += n
-    tuse[0] = w
+    _clear_table(tkey, tuse)
     if w + need > epat.shape[0]:
-        _clear_table(tkey, tuse)
-        return True
-    return False
+        return
+    for k in range(m):
+        tw = keep[k, T_TW] if tkey.shape[1] > T_TW else 0
+        slot = _slot_of(tkey, keep[k, T_KEY], tw)
+        for j in range(tkey.shape[1]):
+            tkey[slot, j] = keep[k, j]
+    tuse[0] = w
+    tuse[1] = m
+
+
+@njit
+def _room_for_entry(tkey: IntArray, epat: IntArray, tuse: IntArray, lk: int, tw: int) -> int:
+    """The slot of shape ``lk`` (``tw``: see ``_slot_of``) with room for one more entry: a new
+    shape when it has none, a full block moved to a block twice its size (a free one of that
+    size if any: a block left behind by a growth is reused, not lost until the pool fills),
+    room made when the pool or the shape table is full. Shared by both kernels."""
+    while True:
+        slot = _slot_of(tkey, lk, tw)
+        if tkey[slot, T_KEY] != lk:
+            if 4 * tuse[1] >= 3 * tkey.shape[0]:
+                _make_room(tkey, epat, tuse, 0)
+                continue
+            tkey[slot, T_KEY] = lk
+            if tkey.shape[1] > T_TW:
+                tkey[slot, T_TW] = tw
+            tkey[slot, T_START] = 0
+            tkey[slot, T_COUNT] = 0
+            tkey[slot, T_CAP] = 0
+            tuse[1] += 1
+        n = tkey[slot, T_COUNT]
+        if n < tkey[slot, T_CAP]:
+            return slot
+        cap = 4 if n < 4 else 1 << (_log2(n) + 1)
+        k = _log2(cap)
+        start = tuse[FREE0 + k]
+        if start >= 0:
+            tuse[FREE0 + k] = epat[start, 0]
+        elif tuse[0] + cap <= epat.shape[0]:
+            start = tuse[0]
+            tuse[0] += cap
+        else:
+            _make_room(tkey, epat, tuse, cap)
+            continue
+        old = tkey[slot, T_START]
+        for i in range(n):
+            for j in range(epat.shape[1]):
+                epat[start + i, j] = epat[old + i, j]
+        old_cap = tkey[slot, T_CAP]
+        if old_cap >= 4:
+            kk = _log2(old_cap)
+            epat[old, 0] = tuse[FREE0 + kk]
+            tuse[FREE0 + kk] = old
+        tkey[slot, T_START] = start
+        tkey[slot, T_CAP] = cap
+        return slot
 
 
 @njit
@@ -297,7 +385,7 @@ def _store(
     p0 = rel[0] & mk
     p1 = rel[1] & mk
     p2 = rel[2] & mk
-    slot = _shape_slot(tkey, lk)
+    slot = _slot_of(tkey, lk, 0)
     if tkey[slot, T_KEY] == lk:
         start = tkey[slot, T_START]
         e = start
@@ -326,38 +414,8 @@ def _store(
                 tkey[slot, T_COUNT] -= 1
                 continue
             e += 1
-    if 4 * tuse[1] >= 3 * tkey.shape[0]:
-        _clear_table(tkey, tuse)
-        slot = _shape_slot(tkey, lk)
-    if tkey[slot, T_KEY] != lk:
-        tkey[slot, T_KEY] = lk
-        tkey[slot, T_START] = 0
-        tkey[slot, T_COUNT] = 0
-        tkey[slot, T_CAP] = 0
-        tuse[1] += 1
+    slot = _room_for_entry(tkey, epat, tuse, lk, 0)
     n = tkey[slot, T_COUNT]
-    if n == tkey[slot, T_CAP]:
-        cap = 4 if n == 0 else 2 * n
-        if tuse[0] + cap > epat.shape[0]:
-            if _make_room(tkey, epat, tuse, cap):
-                slot = _shape_slot(tkey, lk)
-                tkey[slot, T_KEY] = lk
-                tuse[1] = 1
-                n = 0
-                cap = 4
-            else:
-                # Packed: the block moved, and it is empty if its positions were among those
-                # dropped (the old count of rows would copy other shapes' entries).
-                n = tkey[slot, T_COUNT]
-        start = tuse[0]
-        tuse[0] += cap
-        old = tkey[slot, T_START]
-        for i in range(n):
-            for j in range(5):
-                epat[start + i, j] = epat[old + i, j]
-        tkey[slot, T_START] = start
-        tkey[slot, T_COUNT] = n
-        tkey[slot, T_CAP] = cap
     e = tkey[slot, T_START] + n
     tkey[slot, T_COUNT] = n + 1
     epat[e, 0] = p0
@@ -449,7 +507,7 @@ def _search(
                     if mode != EXIT:
                         lk = _lenkey(hands, leader, broken)
                         fr[d, F_LK] = lk
-                        slot = _shape_slot(tkey, lk)
+                        slot = _slot_of(tkey, lk, 0)
                         if tkey[slot, T_KEY] == lk:
                             _relative(hands, rel)
                             start = tkey[slot, T_START]

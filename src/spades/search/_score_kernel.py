@@ -35,17 +35,18 @@ from typing import Any
 import numpy as np
 
 from spades.search._dd_kernel import (
+    E_BOUNDS,
     E_MASK,
-    T_CAP,
     T_COUNT,
     T_KEY,
     T_START,
-    _clear_table,
+    T_TW,
     _floors_of_entry,
     _lenkey,
-    _make_room,
     _matches,
     _relative,
+    _room_for_entry,
+    _slot_of,
 )
 from spades.search._jit import HIGH13, POP13, njit, njit_inline, popcount
 from spades.search._jit import field as _field
@@ -64,7 +65,6 @@ from spades.search._kernel_common import (
     K_TN,
     NEXT,
     _greedy,
-    _hash,
     _last_trick,
     _moves,
     _play,
@@ -260,22 +260,41 @@ def _forced_spades(hands: IntArray) -> tuple[int, int, int]:
 # Layout as the trick solver's: a table of shapes (``tkey[i]``: length key, then where the
 # shape's entries start in the pool, how many there are, how many fit, and the tricks' class)
 # and a pool of entries (``epat[e]``: North's, East's and South's relevant cards by relative
-# rank, the mask of relevant relative ranks, the lower and upper bound, and the best lead).
-ST_TW = 4
-SE_LO = 4
-SE_UP = 5
-SE_LEAD = 6
-SE_COLS = 7
+# rank, the mask of relevant relative ranks, and the lower bound, upper bound and best lead
+# packed in one word: five columns where seven held them, so 40% more entries in the same
+# memory, which is what the hardest deals lack).
+ST_TW = T_TW
+SE_BOUNDS = E_BOUNDS
+SE_COLS = 5
+PAYOFF_LIMIT = 1 << 23
+"""Payoffs lie strictly within +-PAYOFF_LIMIT (``score.py`` checks its tables): a bound
+outside is stored as unbounded."""
+_CODE_TOP = (1 << 24) - 1
 
 
-@njit
-def _sshape_slot(tkey: IntArray, lk: int, twc: int) -> int:
-    """The slot of shape ``lk`` with tricks' class ``twc``, or the empty slot where it would go."""
-    mask = tkey.shape[0] - 1
-    i: int = _hash(lk ^ (twc * 0x9E3779B1)) & mask
-    while (tkey[i, T_KEY] != lk or tkey[i, ST_TW] != twc) and tkey[i, T_KEY] != -1:
-        i = (i + 1) & mask
-    return i
+@njit_inline
+def _sword(lower: int, upper: int, lead: int) -> int:
+    """One word for a lower and an upper payoff bound (24 bits each) and a lead (-1: none)."""
+    a = 0 if lower <= -PAYOFF_LIMIT else lower + PAYOFF_LIMIT
+    b = _CODE_TOP if upper >= PAYOFF_LIMIT else upper + PAYOFF_LIMIT
+    return a | (b << 24) | ((lead + 1) << 48)
+
+
+@njit_inline
+def _slower(w: int) -> int:
+    a = w & _CODE_TOP
+    return -INF if a == 0 else a - PAYOFF_LIMIT
+
+
+@njit_inline
+def _supper(w: int) -> int:
+    b = (w >> 24) & _CODE_TOP
+    return INF if b == _CODE_TOP else b - PAYOFF_LIMIT
+
+
+@njit_inline
+def _slead(w: int) -> int:
+    return (w >> 48) - 1
 
 
 @njit
@@ -326,27 +345,25 @@ def _sstore(
     p0 = rel[0] & mk
     p1 = rel[1] & mk
     p2 = rel[2] & mk
-    slot = _sshape_slot(tkey, lk, twc)
+    slot = _slot_of(tkey, lk, twc)
     if tkey[slot, T_KEY] == lk:
         start = tkey[slot, T_START]
         e = start
         while e < start + tkey[slot, T_COUNT]:
             em = epat[e, E_MASK]
+            w = epat[e, SE_BOUNDS]
             if em == mk and epat[e, 0] == p0 and epat[e, 1] == p1 and epat[e, 2] == p2:
-                if lower > epat[e, SE_LO]:
-                    epat[e, SE_LO] = lower
-                if upper < epat[e, SE_UP]:
-                    epat[e, SE_UP] = upper
-                if bm >= 0:
-                    epat[e, SE_LEAD] = bm
+                epat[e, SE_BOUNDS] = _sword(
+                    max(lower, _slower(w)), min(upper, _supper(w)), bm if bm >= 0 else _slead(w)
+                )
                 return
             if (
                 (em & mk) == mk
                 and (epat[e, 0] & mk) == p0
                 and (epat[e, 1] & mk) == p1
                 and (epat[e, 2] & mk) == p2
-                and epat[e, SE_LO] <= lower
-                and epat[e, SE_UP] >= upper
+                and _slower(w) <= lower
+                and _supper(w) >= upper
             ):
                 # Every position this entry covers, the new one covers with bounds at least as
                 # tight: drop it (the shape's last entry takes its place).
@@ -356,48 +373,15 @@ def _sstore(
                 tkey[slot, T_COUNT] -= 1
                 continue
             e += 1
-    if 4 * tuse[1] >= 3 * tkey.shape[0]:
-        _clear_table(tkey, tuse)
-        slot = _sshape_slot(tkey, lk, twc)
-    if tkey[slot, T_KEY] != lk:
-        tkey[slot, T_KEY] = lk
-        tkey[slot, ST_TW] = twc
-        tkey[slot, T_START] = 0
-        tkey[slot, T_COUNT] = 0
-        tkey[slot, T_CAP] = 0
-        tuse[1] += 1
+    slot = _room_for_entry(tkey, epat, tuse, lk, twc)
     n = tkey[slot, T_COUNT]
-    if n == tkey[slot, T_CAP]:
-        cap = 4 if n == 0 else 2 * n
-        if tuse[0] + cap > epat.shape[0]:
-            if _make_room(tkey, epat, tuse, cap):
-                slot = _sshape_slot(tkey, lk, twc)
-                tkey[slot, T_KEY] = lk
-                tkey[slot, ST_TW] = twc
-                tuse[1] = 1
-                n = 0
-                cap = 4
-            else:
-                # As the trick solver's: the packed block may be empty now.
-                n = tkey[slot, T_COUNT]
-        start = tuse[0]
-        tuse[0] += cap
-        old = tkey[slot, T_START]
-        for i in range(n):
-            for j in range(SE_COLS):
-                epat[start + i, j] = epat[old + i, j]
-        tkey[slot, T_START] = start
-        tkey[slot, T_COUNT] = n
-        tkey[slot, T_CAP] = cap
     e = tkey[slot, T_START] + n
     tkey[slot, T_COUNT] = n + 1
     epat[e, 0] = p0
     epat[e, 1] = p1
     epat[e, 2] = p2
     epat[e, E_MASK] = mk
-    epat[e, SE_LO] = lower
-    epat[e, SE_UP] = upper
-    epat[e, SE_LEAD] = bm
+    epat[e, SE_BOUNDS] = _sword(lower, upper, bm)
 
 
 @njit_inline
@@ -483,7 +467,7 @@ def _search(
                     twc = lo[tw, CLS]
                     lk = _lenkey(hands, leader, broken)
                     fr[d, S_LK] = lk
-                    slot = _sshape_slot(tkey, lk, twc)
+                    slot = _slot_of(tkey, lk, twc)
                     if tkey[slot, T_KEY] == lk:
                         _relative(hands, rel)
                         start = tkey[slot, T_START]
@@ -491,7 +475,8 @@ def _search(
                         for e in range(newest, start - 1, -1):
                             if not _matches(epat, e, rel):
                                 continue
-                            mvk = epat[e, SE_LEAD]
+                            ew = epat[e, SE_BOUNDS]
+                            mvk = _slead(ew)
                             if pref < 0 and mvk >= 0:
                                 ps = mvk >> 4
                                 f = _field(hands[0] | hands[1] | hands[2] | hands[3], ps)
@@ -500,13 +485,13 @@ def _search(
                                 if f:
                                     pref = 13 * ps + HIGH13[f]
                             hit = False
-                            if epat[e, SE_LO] > lb:
-                                lb = epat[e, SE_LO]
+                            if _slower(ew) > lb:
+                                lb = _slower(ew)
                                 _floors_of_entry(hands, epat, e, tmp[8:12])
                                 _tighten(tmp, 0, -1, 0)
                                 hit = True
-                            if epat[e, SE_UP] < ub:
-                                ub = epat[e, SE_UP]
+                            if _supper(ew) < ub:
+                                ub = _supper(ew)
                                 _floors_of_entry(hands, epat, e, tmp[8:12])
                                 _tighten(tmp, 4, -1, 0)
                                 hit = True

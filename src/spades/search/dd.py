@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from spades.cards import card_text
-from spades.search._dd_kernel import NF, _solve
+from spades.search._dd_kernel import NF, TUSE_LEN, _clear_table, _solve
 from spades.search.positions import InvalidPosition
 
 DEFAULT_TABLE_BITS = 21
@@ -68,7 +68,8 @@ class Solver:
         size = 1 << table_bits
         self._tkey = np.full((size >> 2, 4), -1, dtype=np.int64)
         self._epat = np.zeros((size, 5), dtype=np.int64)
-        self._tuse = np.zeros(2, dtype=np.int64)
+        self._tuse = np.zeros(TUSE_LEN, dtype=np.int64)
+        _clear_table(self._tkey, self._tuse)
         self._kill = np.full((1 << 16, 2), -1, dtype=np.int64)
         self._fr = np.zeros((54, NF), dtype=np.int64)
         self._ftc = np.zeros((54, 4), dtype=np.int64)
@@ -129,8 +130,7 @@ class Solver:
 
     def clear(self) -> None:
         """Forget every stored bound (only to measure a cold start; entries never go stale)."""
-        self._tkey[:, 0] = -1
-        self._tuse.fill(0)
+        _clear_table(self._tkey, self._tuse)
         self._kill.fill(-1)
 
 

@@ -17,11 +17,13 @@ import numpy as np
 
 from spades.rules import Rules
 from spades.scoring import SeatBid, score_hand
+from spades.search._dd_kernel import TUSE_LEN, _clear_table
 from spades.search._score_kernel import (
     INF,
     LO_COLS,
     NOT_BEST,
     NS_FIELDS,
+    PAYOFF_LIMIT,
     SE_COLS,
     _score_solve,
     split_bounds,
@@ -42,8 +44,10 @@ _ENDINGS = np.array(
 of a payoff table the solver reads, so the only ones that tell two tables apart (hashing
 these is a thousandth of the cost of hashing the whole array, per call)."""
 
-DEFAULT_TABLE_BITS = 20
-"""2**20 table entries (about 50 MB with the payoff ranges): a 13-card Nil solve fills them."""
+DEFAULT_TABLE_BITS = 21
+"""2**21 table entries (about 125 MB with the payoff ranges, and 26 MB for the trick solver
+inside): the hardest 13-card Nil deals fill 2**20 and then search up to half again as many
+nodes (seed 12's worst deal of ``bench/score_speed.py``: 55M nodes against 87M)."""
 
 
 def payoff_table(
@@ -102,7 +106,8 @@ class ScoreSolver:
         size = 1 << table_bits
         self._tkey = np.full((size >> 2, 5), -1, dtype=np.int64)
         self._epat = np.zeros((size, SE_COLS), dtype=np.int64)
-        self._tuse = np.zeros(2, dtype=np.int64)
+        self._tuse = np.zeros(TUSE_LEN, dtype=np.int64)
+        _clear_table(self._tkey, self._tuse)
         self._kill = np.full((1 << 18, 2), -1, dtype=np.int64)
         self._lo = np.zeros((1 << 16, LO_COLS), dtype=np.int64)
         self._hi = np.zeros((1 << 16, 14), dtype=np.int64)
@@ -177,14 +182,15 @@ class ScoreSolver:
         payoff = np.ascontiguousarray(payoff, dtype=np.int64)
         if payoff.shape != (14, 14, 14, 14):
             raise InvalidPosition("payoff must have shape (14, 14, 14, 14)")
+        if int(np.abs(payoff).max()) >= PAYOFF_LIMIT:
+            raise InvalidPosition(f"payoffs must lie within +-{PAYOFF_LIMIT - 1:,}")
         if len(tricks_won) != 4 or any(not 0 <= int(t) <= 13 for t in tricks_won):
             raise InvalidPosition(f"tricks_won must be 4 counts of 0..13, not {tuple(tricks_won)}")
         if sum(tricks_won) + int(hands[(leader + len(trick)) % 4]).bit_count() != 13:
             raise InvalidPosition("tricks_won and the cards left must add up to 13 tricks")
         table_id = hashlib.blake2b(payoff.ravel()[_ENDINGS].tobytes(), digest_size=16).digest()
         if table_id != self._table_id:
-            self._tkey[:, 0] = -1
-            self._tuse.fill(0)
+            _clear_table(self._tkey, self._tuse)
             split_bounds(payoff, self._lo, self._hi)
             self._table_id = table_id
         h = np.array([int(x) for x in hands], dtype=np.int64)
@@ -212,8 +218,7 @@ class ScoreSolver:
 
     def clear(self) -> None:
         """Forget every stored bound and cut-off card (only to measure a cold start)."""
-        self._tkey[:, 0] = -1
-        self._tuse.fill(0)
+        _clear_table(self._tkey, self._tuse)
         self._kill.fill(-1)
         self._dd.clear()
 
