@@ -137,9 +137,9 @@ def test_bad_trick_counts_are_one_line_errors(tricks_won: tuple[int, ...], messa
 
 
 def test_a_payoff_too_large_to_store_is_a_one_line_error() -> None:
-    """Bounds are stored in 24 bits each: a table beyond them is refused, not cut short."""
+    """Bounds are stored in 26 bits each: a table beyond them is refused, not cut short."""
     hands = [CardSet.parse(h).mask for h in ("AS", "3H", "KH", "2H")]
-    table = payoff_table(Rules(), [SeatBid(1)] * 4) * 1_000_000
+    table = payoff_table(Rules(), [SeatBid(1)] * 4) * 10_000_000
     with pytest.raises(InvalidPosition, match="payoffs must lie within"):
         ScoreSolver(10).solve(hands, 0, table, (), True, (3, 3, 3, 3))
 

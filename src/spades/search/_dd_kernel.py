@@ -73,9 +73,10 @@ Bufs = tuple[IntArray, ...]
 # mask of relevant relative ranks, and lower bound, upper bound and best lead packed in one
 # word). One shape gathers many patterns in a 13-card deal and a lookup reads them all when
 # none matches, so a shape's entries sit side by side (the walk reads memory in order); a
-# full block moves to a block twice its size at the end of the pool. When the pool or the
-# shape table fills up, everything is forgotten at once (``tuse``: pool rows and shapes in
-# use), which is sound, only slower.
+# full block moves to a block twice its size, a free one of that size if a growth left one
+# behind, else at the end of the pool. When the pool or the shape table fills up, the entries
+# of the positions with the fewest cards left go, the rest are packed and the shapes rehashed
+# (``_make_room``; ``tuse``: pool rows and shapes in use, then the free blocks by size).
 T_KEY = 0
 T_START = 1
 T_COUNT = 2

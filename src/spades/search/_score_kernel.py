@@ -266,18 +266,18 @@ def _forced_spades(hands: IntArray) -> tuple[int, int, int]:
 ST_TW = T_TW
 SE_BOUNDS = E_BOUNDS
 SE_COLS = 5
-PAYOFF_LIMIT = 1 << 23
+PAYOFF_LIMIT = 1 << 25
 """Payoffs lie strictly within +-PAYOFF_LIMIT (``score.py`` checks its tables): a bound
-outside is stored as unbounded."""
-_CODE_TOP = (1 << 24) - 1
+outside is stored as unbounded (the expert's tables, points times 1,000, stay below 3M)."""
+_CODE_TOP = (1 << 26) - 1
 
 
 @njit_inline
 def _sword(lower: int, upper: int, lead: int) -> int:
-    """One word for a lower and an upper payoff bound (24 bits each) and a lead (-1: none)."""
+    """One word for a lower and an upper payoff bound (26 bits each) and a lead (-1: none)."""
     a = 0 if lower <= -PAYOFF_LIMIT else lower + PAYOFF_LIMIT
     b = _CODE_TOP if upper >= PAYOFF_LIMIT else upper + PAYOFF_LIMIT
-    return a | (b << 24) | ((lead + 1) << 48)
+    return a | (b << 26) | ((lead + 1) << 52)
 
 
 @njit_inline
@@ -288,13 +288,13 @@ def _slower(w: int) -> int:
 
 @njit_inline
 def _supper(w: int) -> int:
-    b = (w >> 24) & _CODE_TOP
+    b = (w >> 26) & _CODE_TOP
     return INF if b == _CODE_TOP else b - PAYOFF_LIMIT
 
 
 @njit_inline
 def _slead(w: int) -> int:
-    return (w >> 48) - 1
+    return (w >> 52) - 1
 
 
 @njit

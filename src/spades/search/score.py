@@ -45,9 +45,10 @@ of a payoff table the solver reads, so the only ones that tell two tables apart 
 these is a thousandth of the cost of hashing the whole array, per call)."""
 
 DEFAULT_TABLE_BITS = 21
-"""2**21 table entries (about 125 MB with the payoff ranges, and 26 MB for the trick solver
-inside): the hardest 13-card Nil deals fill 2**20 and then search up to half again as many
-nodes (seed 12's worst deal of ``bench/score_speed.py``: 55M nodes against 87M)."""
+"""2**21 table entries (about 137 MB with the payoff ranges and the cut-off cards, and 26 MB
+for the trick solver inside): the hardest 13-card Nil deals fill 2**20 and then search up to
+half again as many nodes (seed 12's worst deal of ``bench/score_speed.py``: 55M nodes
+against 87M)."""
 
 
 def payoff_table(
@@ -108,7 +109,7 @@ class ScoreSolver:
         self._epat = np.zeros((size, SE_COLS), dtype=np.int64)
         self._tuse = np.zeros(TUSE_LEN, dtype=np.int64)
         _clear_table(self._tkey, self._tuse)
-        self._kill = np.full((1 << 18, 2), -1, dtype=np.int64)
+        self._kill = np.full((1 << 20, 2), -1, dtype=np.int64)  # 2**18: 5% more nodes on Nil deals
         self._lo = np.zeros((1 << 16, LO_COLS), dtype=np.int64)
         self._hi = np.zeros((1 << 16, 14), dtype=np.int64)
         self._fr = np.zeros((54, NS_FIELDS), dtype=np.int64)
@@ -182,8 +183,8 @@ class ScoreSolver:
         payoff = np.ascontiguousarray(payoff, dtype=np.int64)
         if payoff.shape != (14, 14, 14, 14):
             raise InvalidPosition("payoff must have shape (14, 14, 14, 14)")
-        if int(np.abs(payoff).max()) >= PAYOFF_LIMIT:
-            raise InvalidPosition(f"payoffs must lie within +-{PAYOFF_LIMIT - 1:,}")
+        if int(np.abs(payoff).max()) >= PAYOFF_LIMIT - 1:
+            raise InvalidPosition(f"payoffs must lie within +-{PAYOFF_LIMIT - 2:,}")
         if len(tricks_won) != 4 or any(not 0 <= int(t) <= 13 for t in tricks_won):
             raise InvalidPosition(f"tricks_won must be 4 counts of 0..13, not {tuple(tricks_won)}")
         if sum(tricks_won) + int(hands[(leader + len(trick)) % 4]).bit_count() != 13:
