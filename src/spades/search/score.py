@@ -109,7 +109,9 @@ class ScoreSolver:
         self._epat = np.zeros((size, SE_COLS), dtype=np.int64)
         self._tuse = np.zeros(TUSE_LEN, dtype=np.int64)
         _clear_table(self._tkey, self._tuse)
-        self._kill = np.full((1 << 20, 2), -1, dtype=np.int64)  # 2**18: 5% more nodes on Nil deals
+        # Cut-off cards: 2**20 at the default size (2**18 searched 5% more nodes on fresh Nil
+        # deals), 2**18 for the expert's small endgame tables.
+        self._kill = np.full((1 << max(18, min(20, table_bits - 1)), 2), -1, dtype=np.int64)
         self._lo = np.zeros((1 << 16, LO_COLS), dtype=np.int64)
         self._hi = np.zeros((1 << 16, 14), dtype=np.int64)
         self._fr = np.zeros((54, NS_FIELDS), dtype=np.int64)
