@@ -215,16 +215,12 @@ def _log2(x: int) -> int:
 
 @njit
 def _slot_of(tkey: IntArray, lk: int, tw: int) -> int:
-    """The slot of shape ``lk`` (with tricks' class ``tw`` in score mode's wider table), or the
-    empty slot where it would go: both kernels' shapes hash the same way (rebuilt together)."""
+    """The slot of shape ``lk`` (with tricks' class ``tw`` in score mode's wider table; 0 in
+    the trick solver's), or the empty slot where it would go."""
     mask = tkey.shape[0] - 1
-    if tkey.shape[1] > T_TW:
-        i: int = _hash(lk ^ (tw * 0x9E3779B1)) & mask
-        while (tkey[i, T_KEY] != lk or tkey[i, T_TW] != tw) and tkey[i, T_KEY] != -1:
-            i = (i + 1) & mask
-        return i
-    i = _hash(lk) & mask
-    while tkey[i, T_KEY] != lk and tkey[i, T_KEY] != -1:
+    wide = tkey.shape[1] > T_TW
+    i: int = _hash(lk ^ (tw * 0x9E3779B1)) & mask
+    while tkey[i, T_KEY] != -1 and (tkey[i, T_KEY] != lk or (wide and tkey[i, T_TW] != tw)):
         i = (i + 1) & mask
     return i
 
@@ -233,8 +229,9 @@ def _slot_of(tkey: IntArray, lk: int, tw: int) -> int:
 def _make_room(tkey: IntArray, epat: IntArray, tuse: IntArray, need: int) -> None:
     """The pool has no room for ``need`` more rows, or the shape table is three quarters full:
     the entries of the positions with the fewest cards left (the least work saved) are dropped
-    until at most half the pool and half the shape table's limit are kept, the survivors' blocks
-    are packed to the front of the pool, each at its count, and the shape table is rebuilt.
+    until at most three quarters of the pool and three eighths of the shape table are kept,
+    the survivors' blocks are packed to the front of the pool, each at its count, and the
+    shape table is rebuilt.
     Everything is forgotten only if that leaves no room. Shared by both kernels (``epat``'s and
     ``tkey``'s widths are theirs; a shape's key starts with North's suit lengths)."""
     used = np.nonzero(tkey[:, T_KEY] != -1)[0]
@@ -294,16 +291,17 @@ def _make_room(tkey: IntArray, epat: IntArray, tuse: IntArray, need: int) -> Non
 
 
 @njit
-def _room_for_entry(tkey: IntArray, epat: IntArray, tuse: IntArray, lk: int, tw: int) -> int:
-    """The slot of shape ``lk`` (``tw``: see ``_slot_of``) with room for one more entry: a new
-    shape when it has none, a full block moved to a block twice its size (a free one of that
-    size if any: a block left behind by a growth is reused, not lost until the pool fills),
-    room made when the pool or the shape table is full. Shared by both kernels."""
+def _room_for_entry(tkey: IntArray, epat: IntArray, tuse: IntArray, slot: int, lk: int, tw: int) -> int:
+    """The slot of shape ``lk`` (``tw``: see ``_slot_of``; ``slot``: what ``_slot_of`` gave)
+    with room for one more entry: a new shape when it has none, a full block moved to a block
+    twice its size (a free one of that size if any: a block left behind by a growth is reused,
+    not lost until the pool fills), room made when the pool or the shape table is full (the
+    shapes are rehashed: the slot is looked up again). Shared by both kernels."""
     while True:
-        slot = _slot_of(tkey, lk, tw)
         if tkey[slot, T_KEY] != lk:
             if 4 * tuse[1] >= 3 * tkey.shape[0]:
                 _make_room(tkey, epat, tuse, 0)
+                slot = _slot_of(tkey, lk, tw)
                 continue
             tkey[slot, T_KEY] = lk
             if tkey.shape[1] > T_TW:
@@ -325,6 +323,7 @@ def _room_for_entry(tkey: IntArray, epat: IntArray, tuse: IntArray, lk: int, tw:
             tuse[0] += cap
         else:
             _make_room(tkey, epat, tuse, cap)
+            slot = _slot_of(tkey, lk, tw)
             continue
         old = tkey[slot, T_START]
         for i in range(n):
@@ -415,7 +414,7 @@ def _store(
                 tkey[slot, T_COUNT] -= 1
                 continue
             e += 1
-    slot = _room_for_entry(tkey, epat, tuse, lk, 0)
+    slot = _room_for_entry(tkey, epat, tuse, slot, lk, 0)
     n = tkey[slot, T_COUNT]
     e = tkey[slot, T_START] + n
     tkey[slot, T_COUNT] = n + 1

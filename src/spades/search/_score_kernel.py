@@ -40,7 +40,6 @@ from spades.search._dd_kernel import (
     T_COUNT,
     T_KEY,
     T_START,
-    T_TW,
     _floors_of_entry,
     _lenkey,
     _matches,
@@ -263,10 +262,8 @@ def _forced_spades(hands: IntArray) -> tuple[int, int, int]:
 # rank, the mask of relevant relative ranks, and the lower bound, upper bound and best lead
 # packed in one word: five columns where seven held them, so 40% more entries in the same
 # memory, which is what the hardest deals lack).
-ST_TW = T_TW
-SE_BOUNDS = E_BOUNDS
 SE_COLS = 5
-PAYOFF_LIMIT = 1 << 25
+PAYOFF_LIMIT = (1 << 25) - 1
 """Payoffs lie strictly within +-PAYOFF_LIMIT (``score.py`` checks its tables): a bound
 outside is stored as unbounded (the expert's tables, points times 1,000, stay below 3M)."""
 _CODE_TOP = (1 << 26) - 1
@@ -351,9 +348,9 @@ def _sstore(
         e = start
         while e < start + tkey[slot, T_COUNT]:
             em = epat[e, E_MASK]
-            w = epat[e, SE_BOUNDS]
+            w = epat[e, E_BOUNDS]
             if em == mk and epat[e, 0] == p0 and epat[e, 1] == p1 and epat[e, 2] == p2:
-                epat[e, SE_BOUNDS] = _sword(
+                epat[e, E_BOUNDS] = _sword(
                     max(lower, _slower(w)), min(upper, _supper(w)), bm if bm >= 0 else _slead(w)
                 )
                 return
@@ -373,7 +370,7 @@ def _sstore(
                 tkey[slot, T_COUNT] -= 1
                 continue
             e += 1
-    slot = _room_for_entry(tkey, epat, tuse, lk, twc)
+    slot = _room_for_entry(tkey, epat, tuse, slot, lk, twc)
     n = tkey[slot, T_COUNT]
     e = tkey[slot, T_START] + n
     tkey[slot, T_COUNT] = n + 1
@@ -381,7 +378,7 @@ def _sstore(
     epat[e, 1] = p1
     epat[e, 2] = p2
     epat[e, E_MASK] = mk
-    epat[e, SE_BOUNDS] = _sword(lower, upper, bm)
+    epat[e, E_BOUNDS] = _sword(lower, upper, bm)
 
 
 @njit_inline
@@ -475,7 +472,7 @@ def _search(
                         for e in range(newest, start - 1, -1):
                             if not _matches(epat, e, rel):
                                 continue
-                            ew = epat[e, SE_BOUNDS]
+                            ew = epat[e, E_BOUNDS]
                             mvk = _slead(ew)
                             if pref < 0 and mvk >= 0:
                                 ps = mvk >> 4

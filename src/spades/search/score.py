@@ -185,8 +185,8 @@ class ScoreSolver:
         payoff = np.ascontiguousarray(payoff, dtype=np.int64)
         if payoff.shape != (14, 14, 14, 14):
             raise InvalidPosition("payoff must have shape (14, 14, 14, 14)")
-        if int(np.abs(payoff).max()) >= PAYOFF_LIMIT - 1:
-            raise InvalidPosition(f"payoffs must lie within +-{PAYOFF_LIMIT - 2:,}")
+        if int(np.abs(payoff).max()) >= PAYOFF_LIMIT:
+            raise InvalidPosition(f"payoffs must lie within +-{PAYOFF_LIMIT - 1:,}")
         if len(tricks_won) != 4 or any(not 0 <= int(t) <= 13 for t in tricks_won):
             raise InvalidPosition(f"tricks_won must be 4 counts of 0..13, not {tuple(tricks_won)}")
         if sum(tricks_won) + int(hands[(leader + len(trick)) % 4]).bit_count() != 13:
