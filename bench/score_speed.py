@@ -19,8 +19,9 @@ Bid sets (totals 0-0, so no one is near the game's end):
 * ``bags``: 3-4-3-3 with North/South on 8 bags and East/West on 3 (two overtricks cost 100).
 
 Figures: median, p90 and worst ms per deal, per bid set (wall clock; score mode's CPU time of
-this process too, which moves less on a shared machine). Target with a live Nil: median
-<= 300 ms, worst <= 5 s.
+this process too, which moves less on a shared machine), and which deal was the worst (its
+index from 0 in the seed's draw, and its nodes), to study it alone. Target with a live Nil:
+median <= 300 ms, worst <= 5 s.
 
     python bench/score_speed.py [--deals 40] [--seed 1] [--sets nil,plain,bags] [--cards] [--json]
 """
@@ -94,12 +95,14 @@ def main(argv: list[str] | None = None) -> None:
         cpu: list[float] = []
         ms_cards: list[float] = []
         nodes = 0
+        per_deal: list[int] = []
         for hands, leader, broken in deals:
             bids, bags = bids_of(name, hands)
             table = payoff_table(rules, bids, (0, 0), bags)
             solver.clear()
             t, c = time.perf_counter(), time.process_time()
-            nodes += solver.solve(hands, leader, table, (), broken, values=False).nodes
+            per_deal.append(solver.solve(hands, leader, table, (), broken, values=False).nodes)
+            nodes += per_deal[-1]
             ms.append((time.perf_counter() - t) * 1000)
             cpu.append((time.process_time() - c) * 1000)
             if args.cards:
@@ -107,7 +110,14 @@ def main(argv: list[str] | None = None) -> None:
                 t = time.perf_counter()
                 solver.solve(hands, leader, table, (), broken)
                 ms_cards.append((time.perf_counter() - t) * 1000)
-        result[name] = {"score": _stats(ms), "cpu": _stats(cpu), "nodes": nodes}
+        worst = max(range(len(cpu)), key=cpu.__getitem__)
+        result[name] = {
+            "score": _stats(ms),
+            "cpu": _stats(cpu),
+            "nodes": nodes,
+            "worst_deal": worst,
+            "worst_nodes": per_deal[worst],
+        }
         if ms_cards:
             result[name]["score_cards"] = _stats(ms_cards)
     if args.json:
@@ -123,6 +133,7 @@ def main(argv: list[str] | None = None) -> None:
         line += f"   {r['median'] / ref['median']:6.1f}x   nodes {result[name]['nodes']:,}"
         c = result[name]["cpu"]
         line += f"   cpu {c['median']:9.1f} / {c['p90']:9.1f} / {c['worst']:9.1f}"
+        line += f"   worst: deal {result[name]['worst_deal']} ({result[name]['worst_nodes']:,} nodes)"
         if "score_cards" in result[name]:
             c = result[name]["score_cards"]
             line += f"   every card {c['median']:9.1f} / {c['p90']:9.1f} / {c['worst']:9.1f}"
