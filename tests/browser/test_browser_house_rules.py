@@ -58,6 +58,23 @@ def create_from_lobby(page: Any, me: int, n: int) -> str:
 def play_first_hand(page: Any) -> dict[str, Any]:
     """Click through the first hand as a person would; note what the page showed."""
     seen: dict[str, Any] = {"plays": 0, "hand_sizes": set(), "bid_buttons": 0, "status": set(), "orders": []}
+    # Every status line the page renders, noted by the page itself: sampling it from here
+    # between clicks can miss a short-lived one (the bots may finish a trick between a look
+    # and the click that follows it).
+    page.evaluate(
+        """() => {
+            window.__statusSeen = [];
+            const note = () => {
+                const s = document.querySelector('#status');
+                const text = s ? s.textContent : null;
+                const seen = window.__statusSeen;
+                if (text !== null && seen[seen.length - 1] !== text) seen.push(text);
+            };
+            note();
+            const all = {subtree: true, childList: true, characterData: true};
+            new MutationObserver(note).observe(document.body, all);
+        }"""
+    )
     end = time.monotonic() + 150
     while time.monotonic() < end:
         if page.locator(".dialog").is_visible():
@@ -77,6 +94,7 @@ def play_first_hand(page: Any) -> dict[str, Any]:
         elif did is None:
             page.wait_for_timeout(30)
     assert page.locator(".dialog").is_visible(), "the end-of-hand summary never showed"
+    seen["status"].update(page.evaluate("window.__statusSeen || []"))
     return seen
 
 
