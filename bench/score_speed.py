@@ -94,7 +94,6 @@ def main(argv: list[str] | None = None) -> None:
         ms: list[float] = []
         cpu: list[float] = []
         ms_cards: list[float] = []
-        nodes = 0
         per_deal: list[int] = []
         for hands, leader, broken in deals:
             bids, bags = bids_of(name, hands)
@@ -102,7 +101,6 @@ def main(argv: list[str] | None = None) -> None:
             solver.clear()
             t, c = time.perf_counter(), time.process_time()
             per_deal.append(solver.solve(hands, leader, table, (), broken, values=False).nodes)
-            nodes += per_deal[-1]
             ms.append((time.perf_counter() - t) * 1000)
             cpu.append((time.process_time() - c) * 1000)
             if args.cards:
@@ -114,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
         result[name] = {
             "score": _stats(ms),
             "cpu": _stats(cpu),
-            "nodes": nodes,
+            "nodes": sum(per_deal),
             "worst_deal": worst,
             "worst_nodes": per_deal[worst],
         }

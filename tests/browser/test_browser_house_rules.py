@@ -85,7 +85,6 @@ def play_first_hand(page: Any) -> dict[str, Any]:
             if cards:
                 seen["orders"].append(cards)
             seen["bid_buttons"] = max(seen["bid_buttons"], page.locator("#controls button.bid").count())
-            seen["status"].add(page.inner_text("#status"))
         except Exception:  # the page re-rendered under us: look again
             continue
         did = act_once(page, dismiss=False)
