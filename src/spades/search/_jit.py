@@ -10,12 +10,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numba
+import numba.core.cgutils
+import numba.extending
 import numpy as np
 
 F = TypeVar("F", bound=Callable[..., Any])
+Int64Array = np.ndarray[Any, np.dtype[np.int64]]
 
 
 def njit(fn: F) -> F:
@@ -28,6 +31,37 @@ def njit_inline(fn: F) -> F:
     than called: for the small helpers the search loops run at every node, where a call
     measured slower than the copy it replaced. (Called from plain Python it is a function.)"""
     return numba.njit(cache=True, error_model="numpy", inline="always")(fn)  # type: ignore[return-value,unused-ignore]
+
+
+@numba.extending.intrinsic
+def _borrow(typingctx: Any, arr: Any) -> Any:
+    """The same array with no reference count (``meminfo`` null, as ``numba.carray`` gives).
+
+    numba counts references to an array atomically: each jitted call with array arguments
+    counts each one up on entry and down on every exit, and each row view (``a[d]``) does the
+    same. In the search loops, which call their helpers at every node, that was 43% of the
+    trick solver's CPU. A kernel borrows its work arrays once at the top of the search and
+    hands the borrowed ones down: the counts then find nothing to count. Sound only for arrays
+    that outlive the call (the solvers' own buffers, held by their Python objects) and are
+    never returned or stored."""
+    if not isinstance(arr, numba.types.Array):
+        return None
+    sig = arr(arr)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        src = context.make_array(arr)(context, builder, value=args[0])
+        dst = context.make_array(arr)(context, builder)
+        for name in ("nitems", "itemsize", "data", "shape", "strides"):
+            setattr(dst, name, getattr(src, name))
+        null = cast(Any, numba.core.cgutils).get_null_value
+        dst.meminfo = null(dst.meminfo.type)
+        dst.parent = null(dst.parent.type)
+        return dst._getvalue()
+
+    return sig, codegen
+
+
+borrow = cast(Callable[[Int64Array], Int64Array], _borrow)
 
 
 KERNEL_FILES = ("_jit.py", "_kernel_common.py", "_dd_kernel.py", "_score_kernel.py", "playout.py")
