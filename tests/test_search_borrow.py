@@ -7,7 +7,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from spades.search._jit import borrow
+from spades.search._jit import borrow, borrow_all
 
 
 @njit(cache=False)
@@ -31,6 +31,26 @@ def test_borrowed_array_shares_the_data_and_counts_nothing() -> None:
     assert a[:, 0].tolist() == [1000] * 6
     assert a[:, 1:].sum() == 0
     assert sys.getrefcount(a) == before
+
+
+@njit(cache=False)
+def _fill_each(bufs: tuple[np.ndarray, np.ndarray]) -> int:
+    """Borrow a tuple of arrays of two shapes, as a search borrows its ``bufs``."""
+    grid, row = borrow_all(bufs)
+    grid[1, 2] = 7
+    row[3] = 5
+    size: int = grid.shape[0] * 10 + row.shape[0]
+    return size
+
+
+def test_borrow_all_borrows_each_array_of_a_tuple() -> None:
+    grid = np.zeros((3, 4), dtype=np.int64)
+    row = np.zeros(6, dtype=np.int64)
+    counts = (sys.getrefcount(grid), sys.getrefcount(row))
+    assert _fill_each((grid, row)) == 36
+    assert grid[1, 2] == 7 and grid.sum() == 7
+    assert row[3] == 5 and row.sum() == 5
+    assert (sys.getrefcount(grid), sys.getrefcount(row)) == counts
 
 
 def test_borrow_refuses_what_is_not_an_array() -> None:

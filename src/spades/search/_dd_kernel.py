@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from spades.search._jit import HIGH13, POP13, borrow, njit, popcount
+from spades.search._jit import HIGH13, POP13, borrow, borrow_all, njit, popcount
 from spades.search._jit import field as _field
 from spades.search._kernel_common import (
     ENTER,
@@ -450,20 +450,9 @@ def _search(
 
     Alpha-beta with an explicit stack (numba cannot cache recursive code).
     ``ffl[d]`` holds, per suit, the lowest rank the result at depth ``d`` relied on."""
-    tkey, epat, tuse, kill, fr, ftc, ffl, mvs, scs, rel, tmp, stats = bufs
+    # Borrowed: no reference counts in the loop (``_jit.borrow``).
+    tkey, epat, tuse, kill, fr, ftc, ffl, mvs, scs, rel, tmp, stats = borrow_all(bufs)
     hands = borrow(hands)
-    tkey = borrow(tkey)
-    epat = borrow(epat)
-    tuse = borrow(tuse)
-    kill = borrow(kill)
-    fr = borrow(fr)
-    ftc = borrow(ftc)
-    ffl = borrow(ffl)
-    mvs = borrow(mvs)
-    scs = borrow(scs)
-    rel = borrow(rel)
-    tmp = borrow(tmp)
-    stats = borrow(stats)
     d = 0
     _start(fr, ftc, tc0, tn0, leader0, broken0)
     fr[0, F_TARGET] = target0

@@ -33,6 +33,18 @@ def njit_inline(fn: F) -> F:
     return numba.njit(cache=True, error_model="numpy", inline="always")(fn)  # type: ignore[return-value,unused-ignore]
 
 
+def _borrowed(context: Any, builder: Any, arr: Any, value: Any) -> Any:
+    """An array struct of type ``arr`` sharing ``value``'s data, with a null ``meminfo``."""
+    src = context.make_array(arr)(context, builder, value=value)
+    dst = context.make_array(arr)(context, builder)
+    for name in ("nitems", "itemsize", "data", "shape", "strides"):
+        setattr(dst, name, getattr(src, name))
+    null = cast(Any, numba.core.cgutils).get_null_value
+    dst.meminfo = null(dst.meminfo.type)
+    dst.parent = null(dst.parent.type)
+    return dst._getvalue()
+
+
 @numba.extending.intrinsic
 def _borrow(typingctx: Any, arr: Any) -> Any:
     """The same array with no reference count (``meminfo`` null, as ``numba.carray`` gives).
@@ -41,27 +53,37 @@ def _borrow(typingctx: Any, arr: Any) -> Any:
     counts each one up on entry and down on every exit, and each row view (``a[d]``) does the
     same. In the search loops, which call their helpers at every node, that was 43% of the
     trick solver's CPU. A kernel borrows its work arrays once at the top of the search and
-    hands the borrowed ones down: the counts then find nothing to count. Sound only for arrays
-    that outlive the call (the solvers' own buffers, held by their Python objects) and are
-    never returned or stored."""
+    hands the borrowed ones down: counting a borrowed array is a test of a null pointer. Sound
+    only for arrays that outlive the call (the solvers' own buffers, held by their Python
+    objects, and the hands the driver made) and are never returned or stored."""
     if not isinstance(arr, numba.types.Array):
         return None
-    sig = arr(arr)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        src = context.make_array(arr)(context, builder, value=args[0])
-        dst = context.make_array(arr)(context, builder)
-        for name in ("nitems", "itemsize", "data", "shape", "strides"):
-            setattr(dst, name, getattr(src, name))
-        null = cast(Any, numba.core.cgutils).get_null_value
-        dst.meminfo = null(dst.meminfo.type)
-        dst.parent = null(dst.parent.type)
-        return dst._getvalue()
+        return _borrowed(context, builder, arr, args[0])
 
-    return sig, codegen
+    return arr(arr), codegen
+
+
+@numba.extending.intrinsic
+def _borrow_all(typingctx: Any, arrays: Any) -> Any:
+    """``_borrow`` for each array of a tuple (a kernel's ``bufs``), in one line."""
+    kinds: list[Any] = list(cast(Any, arrays)) if isinstance(arrays, numba.types.BaseTuple) else []
+    if not kinds or not all(isinstance(a, numba.types.Array) for a in kinds):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        out = args[0]
+        for i, arr in enumerate(kinds):
+            item = builder.extract_value(args[0], i)
+            out = builder.insert_value(out, _borrowed(context, builder, arr, item), i)
+        return out
+
+    return arrays(arrays), codegen
 
 
 borrow = cast(Callable[[Int64Array], Int64Array], _borrow)
+borrow_all = cast(Callable[[tuple[Int64Array, ...]], tuple[Int64Array, ...]], _borrow_all)
 
 
 KERNEL_FILES = ("_jit.py", "_kernel_common.py", "_dd_kernel.py", "_score_kernel.py", "playout.py")

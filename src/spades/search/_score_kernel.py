@@ -47,7 +47,7 @@ from spades.search._dd_kernel import (
     _room_for_entry,
     _slot_of,
 )
-from spades.search._jit import HIGH13, POP13, borrow, njit, njit_inline, popcount
+from spades.search._jit import HIGH13, POP13, borrow, borrow_all, njit, njit_inline, popcount
 from spades.search._jit import field as _field
 from spades.search._kernel_common import (
     ENTER,
@@ -414,22 +414,9 @@ def _search(
     stack (numba cannot cache recursive code). ``ffl[d]`` holds, per suit, the lowest rank the
     result at depth ``d`` relied on, and the rank below which the hand's cards of a tried suit
     would do the same (as in the trick solver)."""
-    lo, hi, tkey, epat, tuse, kill, fr, ftc, ffl, mvs, scs, rel, tmp, stats = bufs
+    # Borrowed: no reference counts in the loop (``_jit.borrow``).
+    lo, hi, tkey, epat, tuse, kill, fr, ftc, ffl, mvs, scs, rel, tmp, stats = borrow_all(bufs)
     hands = borrow(hands)
-    lo = borrow(lo)
-    hi = borrow(hi)
-    tkey = borrow(tkey)
-    epat = borrow(epat)
-    tuse = borrow(tuse)
-    kill = borrow(kill)
-    fr = borrow(fr)
-    ftc = borrow(ftc)
-    ffl = borrow(ffl)
-    mvs = borrow(mvs)
-    scs = borrow(scs)
-    rel = borrow(rel)
-    tmp = borrow(tmp)
-    stats = borrow(stats)
     d = 0
     _start(fr, ftc, tc0, tn0, leader0, broken0)
     fr[0, S_ALPHA] = alpha0
