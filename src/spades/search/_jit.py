@@ -1,8 +1,9 @@
-"""numba's ``njit`` with the on-disk cache on, and the small bit tools every kernel shares.
+"""numba's ``njit`` with the on-disk cache on, the small bit tools every kernel shares, and
+``borrow``/``borrow_all``, which spare the search loops numba's reference counting.
 
 All masks inside kernels are ``int64`` (52 bits fit, and signed ints never turn into floats
-when mixed with Python ints, which ``uint64`` does in numba). Each helper here is itself a
-jitted function, so kernels inline-call it; from plain Python it runs as ordinary code.
+when mixed with Python ints, which ``uint64`` does in numba). Each bit helper here is itself
+a jitted function, so kernels inline-call it; from plain Python it runs as ordinary code.
 """
 
 from __future__ import annotations
