@@ -3,7 +3,8 @@
 The duties, for ``heuristic`` and ``expert`` alike:
 (a) partner bid Nil, has taken nothing, and his card wins the trick: beat it if I can;
 (b) partner bid a number and his card wins the trick whatever comes after (I play last, or no
-    card I cannot see beats it): do not overtake it or trump it when I can play under;
+    card I cannot see beats it): do not overtake it or trump it when I can play under, unless
+    an opponent's Nil is live (taking the lead may be how it is broken);
 (c) the special case of (b) everyone checks first: I play last, partner is winning, and I
     trump it or overtake it;
 (d) both sides' contracts made (no Nil at the table) and I play last: duck if I can, since
@@ -69,10 +70,19 @@ def nil_to_cover(spot: Spot) -> bool:
     )
 
 
+def opponent_nil_live(spot: Spot) -> bool:
+    o = spot.obs
+    return any(
+        s not in (spot.seat, spot.partner) and _bid(spot, s) == 0 and o.tricks_won[s] == 0 for s in range(4)
+    )
+
+
 def sure_trick(spot: Spot) -> bool:
-    """(b): partner bid a number, his card wins whatever comes, and I can play under it."""
+    """(b): partner bid a number, his card wins whatever comes, I can play under it, and no
+    opponent's Nil is live."""
     return (
         (_bid(spot, spot.partner) or 0) > 0
+        and not opponent_nil_live(spot)
         and spot.winner == spot.partner
         and spot.sure
         and bool(spot.others)
@@ -218,6 +228,24 @@ def test_ducks_when_both_contracts_are_made(name: str) -> None:
     assert game.to_move == 2 and list(game.tricks_won) == [2, 0, 0, 2]
     card, why = _play(name, game)
     assert card_text(card) in ("4D", "8D"), why
+
+
+def test_overtakes_partners_sure_trick_to_break_an_opponents_nil() -> None:
+    """Two cards left (from an expert-heuristic game): North leads 4D, East trumps with QS,
+    South (Nil, clean) follows 7D and keeps 8S. West holds AS and JC. Partner's queen wins
+    whatever comes, but overtaking it with the ace is the play: West then leads the jack of
+    clubs and South must ruff it. The duty leaves the choice to the search, which sees it."""
+    game = position(
+        {0: "4D 3D", 1: "QS 2C", 2: "7D 8S", 3: "AS JC"},
+        {0: 2, 1: 2, 2: "nil", 3: 4},
+        ["4D", "QS", "7D"],
+        first_dealer=3,
+    )
+    obs = game.observation(3)
+    legal = sum(1 << a.card for a in game.legal_actions(3) if isinstance(a, Play))
+    assert partner_duty(obs, legal) == (legal, "")
+    card, why = _play("expert", game)
+    assert card_text(card) == "AS", why
 
 
 def test_only_a_ruff_can_beat_partners_card_so_the_ace_is_kept() -> None:

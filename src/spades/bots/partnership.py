@@ -10,7 +10,9 @@ Two plays a strong human partner calls sabotage, whatever a search says:
   wins nothing for the side and spends one of my cards (a high card that could have taken a
   trick of its own, or a trump). If I hold a card that does not beat it, I play one of those.
   The same when only a spade still to come can beat it and I would beat it with a card of the
-  suit led: a ruff takes my card as well as his.
+  suit led: a ruff takes my card as well as his. Not while an opponent's Nil is live: then
+  who leads the next trick is the attack on it (overtake, then lead the suit he must win), and
+  the search chooses.
 
 Why a filter rather than a term in the search's score: the expert values a card by playing
 sampled deals out with every hand in view, where taking the lead from partner is worth more
@@ -40,6 +42,15 @@ def _beating(cards: int, keys: Sequence[int], best: int) -> int:
     return sum(1 << c for c in bits(cards) if keys[c] > keys[best])
 
 
+def _opponent_nil_live(obs: Observation) -> bool:
+    """An opponent bid Nil (or Blind Nil) and has taken no trick yet."""
+    me, partner = obs.seat, obs.rules.partner_of(obs.seat)
+    return any(
+        s not in (me, partner) and _bid_tricks(obs, s) == 0 and obs.tricks_won[s] == 0
+        for s in range(obs.players)
+    )
+
+
 def partner_duty(obs: Observation, legal: int) -> tuple[int, str]:
     """The legal cards (a mask, a subset of ``legal``) a partner's duty leaves, and the
     message id saying which duty; ``(legal, "")`` when no duty applies."""
@@ -66,6 +77,8 @@ def partner_duty(obs: Observation, legal: int) -> tuple[int, str]:
         return legal, ""
     if theirs is None or theirs == 0 or not others:
         return legal, ""
+    if _opponent_nil_live(obs):
+        return legal, ""  # who leads next is the attack on his Nil: the search decides
     last = len(obs.trick) == obs.players - 1
     if not last:
         seen = obs.hand.mask
