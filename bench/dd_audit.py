@@ -1,0 +1,253 @@
+"""Two bots' duplicate single hands held against double dummy: where the points are lost.
+
+A match's strength figure says who scores more, not why. This audit replays every hand of a
+match (``spades match``'s records, played here first unless ``--records`` already holds them)
+with every card in view and the hand's real payoff (``spades.search.ScoreSolver`` on
+``payoff_table``: each side's points for the hand from 0-0):
+
+* **Nils.** For each Nil bid: could its side keep it clean with every card in view (from the
+  opening lead, bids made), and was it? A Nil the defence could break double dummy and did not
+  was "let go"; the audit steps through its hand and names the defender's card after which it
+  could no longer be broken (a lead or a card following, and at which trick). A Nil its side
+  could keep clean and did not was "lost" by its own side.
+* **Card play.** From ``--from-trick`` on (7 by default: where the expert's exact endgame
+  starts), every card's double-dummy loss: the payoff of the best card minus that of the card
+  played, for its own side, averaged by bot and trick. A bot that values bags at their share
+  of the penalty (the expert) shows a point or so of "loss" per bag it refuses: the payoff here
+  is one hand's points; a loss of 50 or more is a contract or a Nil.
+
+Double dummy is an upper bound no real player reaches (he does not see the cards); the audit
+says where a bot stands from it, and which of its cards cost a Nil or a contract.
+
+    python bench/dd_audit.py --hands 150 --seed S [--expert expert] [--opponent heuristic]
+        [--rules '{"blind_nil": false}'] [--records DIR] [--from-trick 7] [--jobs 2] [--list]
+
+Both bots are given by their specs; ``--list`` prints every card that cost 50 points or more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from spades.actions import Bid
+from spades.bots.knowledge import trick_winner_index
+from spades.cards import card_text, parse_card
+from spades.legal import deck_of
+from spades.match import run_tasks, tasks_for
+from spades.rules import Rules
+from spades.rulestext import parse_rules_text
+from spades.search import ScoreSolver, payoff_table
+
+BIG = 50
+"""A double-dummy loss this large is a contract or a Nil, not a bag."""
+
+
+@dataclass
+class Hand:
+    """One recorded hand: who played each seat, the deal, the bids, the cards in order."""
+
+    name: str
+    bots: list[str]
+    hands: list[int]
+    bids: list[Bid]
+    leader: int
+    play: list[int]
+
+
+def load_hand(path: Path) -> Hand:
+    rec = json.loads(path.read_text())
+    hand = rec["hands"][0]
+    # "A expert (North)": the spec is between the team letter and the seat.
+    bots = [p.split(" ", 1)[1].rsplit(" (", 1)[0] for p in rec["players"]]
+    bids = [Bid(0) if b == "nil" else Bid(int(b)) for b in hand["bids"]]
+    hands = [sum(1 << parse_card(c) for c in cards.split()) for cards in hand["deal"]]
+    play = [parse_card(c) for c in hand["play"]]
+    return Hand(path.name, bots, hands, bids, (rec["first_dealer"] + 1) % 4, play)
+
+
+@dataclass
+class Position:
+    hands: list[int]
+    leader: int
+    trick: tuple[int, ...]
+    broken: bool
+    won: tuple[int, ...]
+
+    @property
+    def mover(self) -> int:
+        return (self.leader + len(self.trick)) % 4
+
+
+def positions(h: Hand, rules: Rules) -> tuple[list[tuple[Position, int]], list[int]]:
+    """Every position of the hand before a card, with the card played there; the tricks won."""
+    deck = deck_of(rules)
+    hands = list(h.hands)
+    leader, broken, won = h.leader, False, [0, 0, 0, 0]
+    trick: list[int] = []
+    out: list[tuple[Position, int]] = []
+    for card in h.play:
+        pos = Position(list(hands), leader, tuple(trick), broken, tuple(won))
+        out.append((pos, card))
+        hands[pos.mover] &= ~(1 << card)
+        trick.append(card)
+        broken = broken or deck.suit_of[card] == 0
+        if len(trick) == 4:
+            leader = (leader + trick_winner_index(trick, deck)) % 4
+            won[leader] += 1
+            trick = []
+    return out, won
+
+
+def nil_table(seat: int) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """1 where North/South like the split: the Nil broken if it is East/West's, clean if theirs."""
+    table = np.zeros((14, 14, 14, 14), dtype=np.int64)
+    for n in range(14):
+        for e in range(14 - n):
+            for s in range(14 - n - e):
+                w = 13 - n - e - s
+                broken = (n, e, s, w)[seat] > 0
+                table[n, e, s, w] = int(broken) if seat % 2 else int(not broken)
+    return table
+
+
+def breakable(solver: ScoreSolver, table: Any, seat: int, pos: Position) -> bool:
+    """Can the defence break ``seat``'s Nil from here, every card in view?"""
+    if pos.won[seat]:
+        return True
+    v = solver.solve(pos.hands, pos.leader, table, pos.trick, pos.broken, pos.won, values=False).value
+    return v == (1 if seat % 2 else 0)
+
+
+def audit(paths: list[Path], rules: Rules, from_trick: int) -> dict[str, Any]:
+    solver = ScoreSolver()
+    nil_solver = ScoreSolver()
+    nils: Counter[tuple[str, bool, bool]] = Counter()  # (bidder's bot, breakable, broken)
+    let_go: Counter[tuple[str, str, int]] = Counter()  # (defender's bot, lead/follow, trick)
+    loss: dict[tuple[str, int], float] = defaultdict(float)
+    count: Counter[tuple[str, int]] = Counter()
+    big: list[str] = []
+    for path in paths:
+        h = load_hand(path)
+        steps, final = positions(h, rules)
+        for seat in range(4):
+            if not h.bids[seat].is_nil:
+                continue
+            table = nil_table(seat)
+            can = breakable(nil_solver, table, seat, steps[0][0])
+            nils[(h.bots[seat], can, final[seat] > 0)] += 1
+            if not can or final[seat] > 0:
+                continue
+            for i, (pos, _card) in enumerate(steps):
+                after = steps[i + 1][0] if i + 1 < len(steps) else None
+                if after is not None and not breakable(nil_solver, table, seat, after):
+                    who = pos.mover
+                    let_go[(h.bots[who], "lead" if not pos.trick else "follow", i // 4 + 1)] += 1
+                    break
+        payoff = payoff_table(rules, h.bids)
+        for i, (pos, card) in enumerate(steps):
+            trick_no = i // 4 + 1
+            if trick_no < from_trick:
+                continue
+            sol = solver.solve(pos.hands, pos.leader, payoff, pos.trick, pos.broken, pos.won)
+            sign = 1 if pos.mover % 2 == 0 else -1
+            values = {c: sign * v for c, v in sol.card_values.items()}
+            lost = max(values.values()) - values[card]
+            key = (h.bots[pos.mover], trick_no)
+            loss[key] += lost
+            count[key] += 1
+            if lost >= BIG:
+                best = max(values, key=lambda c: values[c])
+                big.append(
+                    f"{h.name} trick {trick_no} seat {pos.mover} ({h.bots[pos.mover]}): "
+                    f"{card_text(card)} lost {lost} points ({card_text(best)} was best)"
+                )
+    return {
+        "nils": nils,
+        "let_go": let_go,
+        "loss": {k: loss[k] / count[k] for k in count},
+        "decisions": count,
+        "big": big,
+    }
+
+
+def show(rep: dict[str, Any], bots: list[str], listing: bool) -> None:
+    nils: Counter[tuple[str, bool, bool]] = rep["nils"]
+    print("Nils, every card in view from the opening lead:")
+    for bot in bots:
+        mine = {k: v for k, v in nils.items() if k[0] == bot}
+        total = sum(mine.values())
+        if not total:
+            continue
+        can = sum(v for k, v in mine.items() if k[1])
+        can_broken = mine.get((bot, True, True), 0)
+        safe_broken = mine.get((bot, False, True), 0)
+        print(
+            f"  {bot}'s Nils: {total}; breakable by the defence {can} (broken {can_broken}, "
+            f"let go {can - can_broken}); safe for its side {total - can} (lost by its side {safe_broken})"
+        )
+    let_go: Counter[tuple[str, str, int]] = rep["let_go"]
+    for bot in bots:
+        went = {k: v for k, v in let_go.items() if k[0] == bot}
+        if not went:
+            continue
+        leads = sum(v for k, v in went.items() if k[1] == "lead")
+        early = sum(v for k, v in went.items() if k[2] <= 3)
+        late = sum(v for k, v in went.items() if k[2] >= 7)
+        print(
+            f"  breakable Nils {bot} let go as a defender: {sum(went.values())}, the card after which "
+            f"it could not be broken a lead in {leads}; at tricks 1-3 {early}, 4-6 "
+            f"{sum(went.values()) - early - late}, 7-13 {late}"
+        )
+    print("Double-dummy loss per card (points of the hand, for the player's side):")
+    tricks = sorted({t for _, t in rep["decisions"]})
+    print("  trick  " + "  ".join(f"{b:>12}" for b in bots))
+    for t in tricks:
+        cells = [f"{rep['loss'].get((b, t), 0.0):>12.2f}" for b in bots]
+        print(f"  {t:>5}  " + "  ".join(cells))
+    for b in bots:
+        n = sum(v for k, v in rep["decisions"].items() if k[0] == b)
+        total = sum(rep["loss"][k] * rep["decisions"][k] for k in rep["decisions"] if k[0] == b)
+        print(f"  {b}: {n} cards, {total:.0f} points lost, {total / max(n, 1):.2f} a card")
+    print(f"  cards that lost {BIG} points or more: {len(rep['big'])}")
+    if listing:
+        for line in rep["big"]:
+            print("   ", line)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=40, help="duplicate deals (each played twice)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--expert", default="expert")
+    ap.add_argument("--opponent", default="heuristic")
+    ap.add_argument("--rules", default='{"blind_nil": false}', help="a preset name or a JSON object")
+    ap.add_argument("--records", type=Path, default=None, help="folder of the match's records (reused)")
+    ap.add_argument("--from-trick", type=int, default=7)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--list", action="store_true", help="every card that cost 50 points or more")
+    a = ap.parse_args()
+    rules = parse_rules_text(a.rules)
+    if rules.players != 4 or not rules.teams or not deck_of(rules).standard:
+        raise SystemExit("dd_audit: four players in partnerships and the 52-card deck only")
+    out = a.records or Path(f"/tmp/dd_audit-{a.seed}")
+    tasks = tasks_for(a.expert, a.opponent, rules, hands=a.hands, seed=a.seed, out=out)
+    missing = [
+        t for t in tasks if not (out / f"deal{t.deal:05d}-{'ba' if t.swapped else 'ab'}.json").exists()
+    ]
+    run_tasks(missing, jobs=a.jobs)
+    paths = [out / f"deal{t.deal:05d}-{'ba' if t.swapped else 'ab'}.json" for t in tasks]
+    print(
+        f"{a.expert} vs {a.opponent}: {a.hands} duplicate deals of seed {a.seed}, {len(paths)} hands ({out})"
+    )
+    show(audit(paths, rules, a.from_trick), [a.expert, a.opponent], a.list)
+
+
+if __name__ == "__main__":
+    main()
