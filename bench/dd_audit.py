@@ -16,11 +16,17 @@ with every card in view and the hand's real payoff (``spades.search.ScoreSolver`
   of the penalty (the expert) shows a point or so of "loss" per bag it refuses: the payoff here
   is one hand's points; a loss of 50 or more is a contract or a Nil.
 
+* **Bids** (``--bids``): the bidding is played again with the same bots and seeds (a seeded bot
+  decides the same way on the same position), and where a bot's reason gives the share of its
+  sampled deals in which the bid comes through (the expert's: "made in 95%", "no trick taken in
+  80%"), that forecast is set against what happened at the table: for its side's contract when
+  both partners bid a number, and for its own Nil.
+
 Double dummy is an upper bound no real player reaches (he does not see the cards); the audit
 says where a bot stands from it, and which of its cards cost a Nil or a contract.
 
     python bench/dd_audit.py --hands 150 --seed S [--expert expert] [--opponent heuristic]
-        [--rules '{"blind_nil": false}'] [--records DIR] [--from-trick 7] [--jobs 2] [--list]
+        [--rules '{"blind_nil": false}'] [--records DIR] [--from-trick 7] [--jobs 2] [--list] [--bids]
 
 Both bots are given by their specs; ``--list`` prints every card that cost 50 points or more.
 """
@@ -37,13 +43,16 @@ from typing import Any
 import numpy as np
 
 from spades.actions import Bid
+from spades.bots import make_bot
 from spades.bots.knowledge import trick_winner_index
 from spades.cards import card_text, parse_card
+from spades.driver import apply_decision
 from spades.legal import deck_of
-from spades.match import run_tasks, tasks_for
+from spades.match import bot_seed, deal_rng, run_tasks, tasks_for
 from spades.rules import Rules
 from spades.rulestext import parse_rules_text
 from spades.search import ScoreSolver, payoff_table
+from spades.state import Game, Phase
 
 BIG = 50
 """A double-dummy loss this large is a contract or a Nil, not a bag."""
@@ -177,6 +186,60 @@ def audit(paths: list[Path], rules: Rules, from_trick: int) -> dict[str, Any]:
     }
 
 
+def forecasts(path: Path, rules: Rules) -> list[tuple[str, int, float]]:
+    """The bidding of a recorded hand played again: (kind, seat, forecast share) for each bid
+    whose reason gives one; kind "nil" or "number" (the message's own words tell them apart)."""
+    rec = json.loads(path.read_text())
+    m = rec["match"]
+    specs = [m["a"] if s in m["a_seats"] else m["b"] for s in range(rules.players)]
+    bots = [make_bot(specs[s], seed=bot_seed(m["seed"], m["deal"], s, m["swapped"])) for s in range(4)]
+    game = Game(rules, rng=deal_rng(m["seed"], m["deal"]))
+    if game.phase is Phase.DEAL:
+        game.deal()
+    out: list[tuple[str, int, float]] = []
+    while game.phase is Phase.BID:
+        seat = game.turn
+        decision = bots[seat].decide(game.observation(seat), game.legal_actions(seat))
+        recorded = rec["hands"][0]["bids"][seat]
+        if not isinstance(decision.action, Bid):  # a look at the cards before a blind bid
+            apply_decision(game, seat, decision.action)
+            continue
+        if decision.action.record_value != recorded:
+            raise SystemExit(
+                f"{path}: seat {seat} bids {decision.action} again, the record has {recorded}:"
+                " not these bots and seeds (or a time cap changed a decision)"
+            )
+        fields = getattr(decision.why, "fields", {})
+        if "share" in fields:
+            kind = "nil" if decision.action.is_nil else "number"
+            out.append((kind, seat, float(str(fields["share"]).rstrip("%")) / 100))
+        apply_decision(game, seat, decision.action)
+    for bot in bots:
+        bot.close()
+    return out
+
+
+def calibration(paths: list[Path], rules: Rules) -> dict[tuple[str, str], tuple[int, float, int]]:
+    """Per (bot, kind): bids, mean forecast share, how many came through."""
+    acc: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0.0, 0])
+    for path in paths:
+        h = load_hand(path)
+        _, won = positions(h, rules)
+        for kind, seat, share in forecasts(path, rules):
+            partner = (seat + 2) % 4
+            if kind == "nil":
+                through = won[seat] == 0
+            elif h.bids[partner].is_nil:
+                continue  # a contract beside a Nil: the side's tricks are not one count
+            else:
+                through = won[seat] + won[partner] >= h.bids[seat].tricks + h.bids[partner].tricks
+            row = acc[(h.bots[seat], kind)]
+            row[0] += 1
+            row[1] += share
+            row[2] += through
+    return {k: (int(v[0]), v[1] / v[0], int(v[2])) for k, v in acc.items()}
+
+
 def show(rep: dict[str, Any], bots: list[str], listing: bool) -> None:
     nils: Counter[tuple[str, bool, bool]] = rep["nils"]
     print("Nils, every card in view from the opening lead:")
@@ -219,6 +282,9 @@ def show(rep: dict[str, Any], bots: list[str], listing: bool) -> None:
     if listing:
         for line in rep["big"]:
             print("   ", line)
+    for (bot, kind), (n, share, through) in sorted(rep.get("bids", {}).items()):
+        what = "Nils kept clean" if kind == "nil" else "contracts made (partners both bid a number)"
+        print(f"  {bot}'s bids: {n} forecast; {what}: forecast {share:.1%}, at the table {through / n:.1%}")
 
 
 def main() -> None:
@@ -232,6 +298,7 @@ def main() -> None:
     ap.add_argument("--from-trick", type=int, default=7)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--list", action="store_true", help="every card that cost 50 points or more")
+    ap.add_argument("--bids", action="store_true", help="bid forecasts against the table")
     a = ap.parse_args()
     rules = parse_rules_text(a.rules)
     if rules.players != 4 or not rules.teams or not deck_of(rules).standard:
@@ -246,7 +313,10 @@ def main() -> None:
     print(
         f"{a.expert} vs {a.opponent}: {a.hands} duplicate deals of seed {a.seed}, {len(paths)} hands ({out})"
     )
-    show(audit(paths, rules, a.from_trick), [a.expert, a.opponent], a.list)
+    rep = audit(paths, rules, a.from_trick)
+    if a.bids:
+        rep["bids"] = calibration(paths, rules)
+    show(rep, [a.expert, a.opponent], a.list)
 
 
 if __name__ == "__main__":

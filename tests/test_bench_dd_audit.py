@@ -75,3 +75,24 @@ def test_the_audit_of_played_hands_agrees_with_their_records(tmp_path: Path) -> 
     assert all(rep["loss"][k] == 0 for k in rep["loss"] if k[1] == 13)
     assert all(v >= 0 for v in rep["loss"].values())
     assert sum(rep["nils"].values()) == nil_bids
+
+
+def test_bid_forecasts_replay_the_recorded_bidding(tmp_path: Path) -> None:
+    """The bidding is played again with the same seeds: every forecast belongs to a bid the
+    record holds (a Nil forecast to a Nil), and the calibration counts each one."""
+    bench = _bench()
+    expert = "expert:samples=8,bid_samples=16,time_ms=0"
+    tasks = tasks_for(expert, "heuristic", RULES, hands=2, seed=11, out=tmp_path)
+    run_tasks(tasks, jobs=1)
+    paths = sorted(tmp_path.glob("*.json"))
+    seen = 0
+    for path in paths:
+        hand = bench.load_hand(path)
+        for kind, seat, share in bench.forecasts(path, RULES):
+            assert hand.bots[seat] == expert and 0.0 <= share <= 1.0
+            assert (kind == "nil") == hand.bids[seat].is_nil, (path.name, seat)
+            seen += 1
+    assert seen >= 4  # two expert seats a hand, each bid with a forecast
+    calib = bench.calibration(paths, RULES)
+    assert sum(n for n, _, _ in calib.values()) <= seen
+    assert all(0 <= through <= n for n, _, through in calib.values())
