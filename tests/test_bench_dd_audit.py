@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
+from bench_modules import load_bench
 from spades import record
 from spades.actions import Bid
 from spades.cards import parse_card
@@ -14,17 +13,11 @@ from spades.match import run_tasks, tasks_for
 from spades.rulestext import parse_rules_text
 from spades.search import ScoreSolver
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "dd_audit.py"
 RULES = parse_rules_text('{"blind_nil": false}')
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("dd_audit_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("dd_audit")
 
 
 def _mask(text: str) -> int:

@@ -5,27 +5,19 @@ its paired comparison of two versions on the same deals."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from bench_modules import load_bench
 from spades.match import GameResult, SideStats
 from spades.rules import Rules
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "expert_strength.py"
-
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("expert_strength_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("expert_strength")
 
 
 def _game(deal: int, swapped: bool, diff: float, a_bags: int, b_bags: int) -> GameResult:
