@@ -12,10 +12,10 @@ with every card in view and the hand's real payoff (``spades.search.ScoreSolver`
   could keep clean and did not was "lost" by its own side.
 * **Card play.** From ``--from-trick`` on (7 by default: where the expert's exact endgame
   starts), every card's double-dummy loss: the payoff of the best card minus that of the card
-  played, for its own side, averaged by bot and trick. A bot that values bags at their share
-  of the penalty (the expert) shows a point or so of "loss" per bag it refuses: the payoff here
+  played, for its own side, averaged by bot and trick: ``spades analyse --score``'s figures
+  (``spades.search.analysis``), from that trick on. A bot that values bags at their share of
+  the penalty (the expert) shows a point or so of "loss" per bag it refuses: the payoff here
   is one hand's points; a loss of 50 or more is a contract or a Nil.
-
 * **Bids** (``--bids``): the bidding is played again with the same bots and seeds (a seeded bot
   decides the same way on the same position), and where a bot's reason gives the share of its
   sampled deals in which the bid comes through (the expert's: "made in 95%", "no trick taken in
@@ -34,25 +34,27 @@ Both bots are given by their specs; ``--list`` prints every card that cost 50 po
 from __future__ import annotations
 
 import argparse
-import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from spades import record
 from spades.actions import Bid
 from spades.bots import make_bot
 from spades.bots.knowledge import trick_winner_index
-from spades.cards import card_text, parse_card
+from spades.cards import card_text
 from spades.driver import apply_decision
-from spades.legal import deck_of
-from spades.match import bot_seed, deal_rng, run_tasks, tasks_for
+from spades.legal import deck_of, may_lead_spades
+from spades.match import bot_seed, deal_rng, record_name, run_tasks, tasks_for
 from spades.rules import Rules
 from spades.rulestext import parse_rules_text
-from spades.search import ScoreSolver, payoff_table
-from spades.state import Game, Phase
+from spades.search import ScoreSolver
+from spades.search.analysis import HandStakes, analyse_log, hands_in_play
+from spades.state import Game, HandLog, Phase
 
 BIG = 50
 """A double-dummy loss this large is a contract or a Nil, not a bag."""
@@ -60,25 +62,32 @@ BIG = 50
 
 @dataclass
 class Hand:
-    """One recorded hand: who played each seat, the deal, the bids, the cards in order."""
+    """One recorded hand of a match: who played each seat, the hand's log, the match's facts."""
 
     name: str
     bots: list[str]
-    hands: list[int]
-    bids: list[Bid]
-    leader: int
-    play: list[int]
+    log: HandLog
+    match: dict[str, Any]
+
+    @property
+    def hands(self) -> list[int]:
+        return hands_in_play(self.log)
+
+    @property
+    def bids(self) -> list[Bid]:
+        return [b for b in self.log.bids if b is not None]
+
+    @property
+    def leader(self) -> int:
+        return (self.log.dealer + 1) % 4
 
 
 def load_hand(path: Path) -> Hand:
-    rec = json.loads(path.read_text())
-    hand = rec["hands"][0]
-    # "A expert (North)": the spec is between the team letter and the seat.
-    bots = [p.split(" ", 1)[1].rsplit(" (", 1)[0] for p in rec["players"]]
-    bids = [Bid(0) if b == "nil" else Bid(int(b)) for b in hand["bids"]]
-    hands = [sum(1 << parse_card(c) for c in cards.split()) for cards in hand["deal"]]
-    play = [parse_card(c) for c in hand["play"]]
-    return Hand(path.name, bots, hands, bids, (rec["first_dealer"] + 1) % 4, play)
+    """The first hand of a match's record (``spades.record``: checked as it is replayed)."""
+    rec = record.load(path)
+    m = rec.extra["match"]
+    bots = [m["a"] if s in m["a_seats"] else m["b"] for s in range(rec.game.n)]
+    return Hand(path.name, bots, rec.game.logs[0], m)
 
 
 @dataclass
@@ -101,7 +110,7 @@ def positions(h: Hand, rules: Rules) -> tuple[list[tuple[Position, int]], list[i
     leader, broken, won = h.leader, False, [0, 0, 0, 0]
     trick: list[int] = []
     out: list[tuple[Position, int]] = []
-    for card in h.play:
+    for card in h.log.plays:
         pos = Position(list(hands), leader, tuple(trick), broken, tuple(won))
         out.append((pos, card))
         hands[pos.mover] &= ~(1 << card)
@@ -153,29 +162,24 @@ def audit(paths: list[Path], rules: Rules, from_trick: int) -> dict[str, Any]:
             nils[(h.bots[seat], can, final[seat] > 0)] += 1
             if not can or final[seat] > 0:
                 continue
-            for i, (pos, _card) in enumerate(steps):
-                after = steps[i + 1][0] if i + 1 < len(steps) else None
-                if after is not None and not breakable(nil_solver, table, seat, after):
-                    who = pos.mover
-                    let_go[(h.bots[who], "lead" if not pos.trick else "follow", i // 4 + 1)] += 1
+            for i, ((pos, _), (after, _)) in enumerate(pairwise(steps)):
+                if not breakable(nil_solver, table, seat, after):
+                    let_go[(h.bots[pos.mover], "lead" if not pos.trick else "follow", i // 4 + 1)] += 1
                     break
-        payoff = payoff_table(rules, h.bids)
-        for i, (pos, card) in enumerate(steps):
-            trick_no = i // 4 + 1
-            if trick_no < from_trick:
-                continue
-            sol = solver.solve(pos.hands, pos.leader, payoff, pos.trick, pos.broken, pos.won)
-            sign = 1 if pos.mover % 2 == 0 else -1
-            values = {c: sign * v for c, v in sol.card_values.items()}
-            lost = max(values.values()) - values[card]
-            key = (h.bots[pos.mover], trick_no)
-            loss[key] += lost
+        stakes = HandStakes(rules, tuple(h.bids), (0, 0), (0, 0))
+        lead_any = may_lead_spades(rules, False)
+        cards = analyse_log(
+            h.log, stakes=stakes, score_solver=solver, lead_any=lead_any, first_trick=from_trick
+        )
+        for play in cards.plays:
+            key = (h.bots[play.seat], play.trick)
+            loss[key] += play.loss
             count[key] += 1
-            if lost >= BIG:
-                best = max(values, key=lambda c: values[c])
+            if play.loss >= BIG:
+                best = card_text(play.best_cards[0])
                 big.append(
-                    f"{h.name} trick {trick_no} seat {pos.mover} ({h.bots[pos.mover]}): "
-                    f"{card_text(card)} lost {lost} points ({card_text(best)} was best)"
+                    f"{h.name} trick {play.trick} seat {play.seat} ({h.bots[play.seat]}): "
+                    f"{card_text(play.card)} lost {play.loss} points ({best} was best)"
                 )
     return {
         "nils": nils,
@@ -186,13 +190,12 @@ def audit(paths: list[Path], rules: Rules, from_trick: int) -> dict[str, Any]:
     }
 
 
-def forecasts(path: Path, rules: Rules) -> list[tuple[str, int, float]]:
+def forecasts(path: Path, rules: Rules, hand: Hand | None = None) -> list[tuple[str, int, float]]:
     """The bidding of a recorded hand played again: (kind, seat, forecast share) for each bid
     whose reason gives one; kind "nil" or "number" (the message's own words tell them apart)."""
-    rec = json.loads(path.read_text())
-    m = rec["match"]
-    specs = [m["a"] if s in m["a_seats"] else m["b"] for s in range(rules.players)]
-    bots = [make_bot(specs[s], seed=bot_seed(m["seed"], m["deal"], s, m["swapped"])) for s in range(4)]
+    h = hand or load_hand(path)
+    m = h.match
+    bots = [make_bot(h.bots[s], seed=bot_seed(m["seed"], m["deal"], s, m["swapped"])) for s in range(4)]
     game = Game(rules, rng=deal_rng(m["seed"], m["deal"]))
     if game.phase is Phase.DEAL:
         game.deal()
@@ -200,20 +203,19 @@ def forecasts(path: Path, rules: Rules) -> list[tuple[str, int, float]]:
     while game.phase is Phase.BID:
         seat = game.turn
         decision = bots[seat].decide(game.observation(seat), game.legal_actions(seat))
-        recorded = rec["hands"][0]["bids"][seat]
-        if not isinstance(decision.action, Bid):  # a look at the cards before a blind bid
-            apply_decision(game, seat, decision.action)
-            continue
-        if decision.action.record_value != recorded:
-            raise SystemExit(
-                f"{path}: seat {seat} bids {decision.action} again, the record has {recorded}:"
-                " not these bots and seeds (or a time cap changed a decision)"
-            )
-        fields = getattr(decision.why, "fields", {})
-        if "share" in fields:
-            kind = "nil" if decision.action.is_nil else "number"
-            out.append((kind, seat, float(str(fields["share"]).rstrip("%")) / 100))
-        apply_decision(game, seat, decision.action)
+        action = decision.action
+        if isinstance(action, Bid):  # not a look at the cards before a blind bid
+            if action != h.bids[seat]:
+                raise SystemExit(
+                    f"{path}: seat {seat} bids {action.record_value} again, the record has "
+                    f"{h.bids[seat].record_value}: not these bots and seeds"
+                    " (or a time cap changed a decision)"
+                )
+            fields = getattr(decision.why, "fields", {})
+            if "share" in fields:
+                kind = "nil" if action.is_nil else "number"
+                out.append((kind, seat, float(str(fields["share"]).rstrip("%")) / 100))
+        apply_decision(game, seat, action)
     for bot in bots:
         bot.close()
     return out
@@ -225,7 +227,7 @@ def calibration(paths: list[Path], rules: Rules) -> dict[tuple[str, str], tuple[
     for path in paths:
         h = load_hand(path)
         _, won = positions(h, rules)
-        for kind, seat, share in forecasts(path, rules):
+        for kind, seat, share in forecasts(path, rules, h):
             partner = (seat + 2) % 4
             if kind == "nil":
                 through = won[seat] == 0
@@ -305,11 +307,8 @@ def main() -> None:
         raise SystemExit("dd_audit: four players in partnerships and the 52-card deck only")
     out = a.records or Path(f"/tmp/dd_audit-{a.seed}")
     tasks = tasks_for(a.expert, a.opponent, rules, hands=a.hands, seed=a.seed, out=out)
-    missing = [
-        t for t in tasks if not (out / f"deal{t.deal:05d}-{'ba' if t.swapped else 'ab'}.json").exists()
-    ]
-    run_tasks(missing, jobs=a.jobs)
-    paths = [out / f"deal{t.deal:05d}-{'ba' if t.swapped else 'ab'}.json" for t in tasks]
+    paths = [out / record_name(t, rules.players) for t in tasks]
+    run_tasks([t for t, p in zip(tasks, paths, strict=True) if not p.exists()], jobs=a.jobs)
     print(
         f"{a.expert} vs {a.opponent}: {a.hands} duplicate deals of seed {a.seed}, {len(paths)} hands ({out})"
     )

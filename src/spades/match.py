@@ -149,6 +149,12 @@ def hand_stats(rules: Rules, score: HandScore, seats: Sequence[int], others: Seq
     return st
 
 
+def record_name(task: Task, players: int) -> str:
+    """The file a game of a match is saved as in its ``out`` folder."""
+    run = f"r{task.rotation}" if players == 3 else ("ba" if task.swapped else "ab")
+    return f"deal{task.deal:05d}-{run}.json"
+
+
 def _describe_failure(task: Task, seat: int, spec: str, err: Exception) -> SpadesError:
     return SpadesError(
         f"deal {task.deal}{' (swapped)' if task.swapped else ''}: {spec} at seat {seat}: {err}"
@@ -198,9 +204,7 @@ def play_task(task: Task) -> GameResult:
         side.decisions += len(ms[s])
         (res.ms_a if s in a_seats else res.ms_b).extend(ms[s])
     if task.out is not None:
-        run = f"r{task.rotation}" if rules.players == 3 else ("ba" if task.swapped else "ab")
-        name = f"deal{task.deal:05d}-{run}.json"
-        path = Path(task.out) / name
+        path = Path(task.out) / record_name(task, rules.players)
         # "A heuristic (North)": partners play the same spec, so the seat tells them apart in replays.
         team = ["A" if s in a_seats else "B" for s in range(rules.players)]
         players = [f"{team[s]} {specs[s]} ({seat_name(s, rules.players)})" for s in range(rules.players)]

@@ -92,12 +92,14 @@ def analyse_log(
     on_play: Callable[[], None] | None = None,
     *,
     lead_any: bool = False,
+    first_trick: int = 1,
 ) -> HandAnalysis:
     """Analyse the cards played in one hand's log (dealt hands, exchanges, plays); with
     ``stakes``, by the hand's score (``payoff_table``, built from ``scoring.score_hand``)
     rather than by tricks. ``lead_any``: spades may be led at any time (``spades_lead``), which
-    the solvers see as spades broken from the start."""
-    job = _job_of(log, number, stakes, lead_any)
+    the solvers see as spades broken from the start. ``first_trick``: the cards of earlier
+    tricks are played through, not analysed (the late tricks of many hands cost far less)."""
+    job = _job_of(log, number, stakes, lead_any, first_trick)
     return _analyse(job, solver or Solver(), score_solver, on_play)
 
 
@@ -112,19 +114,28 @@ class _HandJob:
     plays: tuple[int, ...]
     table: PayoffTable | None
     lead_any: bool
+    first_trick: int = 1
 
 
-def _job_of(log: HandLog, number: int, stakes: HandStakes | None, lead_any: bool) -> _HandJob:
+def hands_in_play(log: HandLog) -> list[int]:
+    """Each seat's hand when the play starts: as dealt, after the Blind Nil exchanges."""
     hands = list(log.dealt)
-    if len(hands) != 4:
-        raise SpadesError("double-dummy analysis needs a four-player game")
     for ex in log.exchanges:
         hands[ex.giver] &= ~ex.cards.mask
         hands[ex.receiver] |= ex.cards.mask
+    return hands
+
+
+def _job_of(
+    log: HandLog, number: int, stakes: HandStakes | None, lead_any: bool, first_trick: int = 1
+) -> _HandJob:
+    hands = hands_in_play(log)
+    if len(hands) != 4:
+        raise SpadesError("double-dummy analysis needs a four-player game")
     table = None
     if stakes is not None:
         table = payoff_table(stakes.rules, stakes.bids, stakes.totals_before, stakes.bags_before)
-    return _HandJob(number, tuple(hands), log.dealer, tuple(log.plays), table, lead_any)
+    return _HandJob(number, tuple(hands), log.dealer, tuple(log.plays), table, lead_any, first_trick)
 
 
 def _analyse(
@@ -145,7 +156,9 @@ def _analyse(
     for i, card in enumerate(job.plays):
         seat = (leader + len(trick)) % 4
         side = seat % 2
-        if table is not None and score_solver is not None:
+        if i // 4 + 1 < job.first_trick:
+            pass  # played through below, not analysed
+        elif table is not None and score_solver is not None:
             # The card played's payoff, the best and the best cards: not every card's payoff.
             j = score_solver.judge(hands, leader, table, card, trick, broken, seat_won, hint=hint)
             hint = j.card_value
