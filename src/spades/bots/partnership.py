@@ -42,13 +42,9 @@ def _beating(cards: int, keys: Sequence[int], best: int) -> int:
     return sum(1 << c for c in bits(cards) if keys[c] > keys[best])
 
 
-def _opponent_nil_live(obs: Observation) -> bool:
-    """An opponent bid Nil (or Blind Nil) and has taken no trick yet."""
-    me, partner = obs.seat, obs.rules.partner_of(obs.seat)
-    return any(
-        s not in (me, partner) and _bid_tricks(obs, s) == 0 and obs.tricks_won[s] == 0
-        for s in range(obs.players)
-    )
+def _nil_live(obs: Observation, seat: int) -> bool:
+    """``seat`` bid Nil (or Blind Nil) and has taken no trick yet."""
+    return _bid_tricks(obs, seat) == 0 and obs.tricks_won[seat] == 0
 
 
 def partner_duty(obs: Observation, legal: int) -> tuple[int, str]:
@@ -71,13 +67,13 @@ def partner_duty(obs: Observation, legal: int) -> tuple[int, str]:
     others = legal & ~beaters
     mine = _bid_tricks(obs, me)
     theirs = _bid_tricks(obs, partner)
-    if theirs == 0 and obs.tricks_won[partner] == 0:
+    if _nil_live(obs, partner):
         if beaters and mine != 0:
             return beaters, N_("partner's Nil is winning the trick, so I beat his card")
         return legal, ""
     if theirs is None or theirs == 0 or not others:
         return legal, ""
-    if _opponent_nil_live(obs):
+    if any(_nil_live(obs, s) for s in range(obs.players) if s not in (me, partner)):
         return legal, ""  # who leads next is the attack on his Nil: the search decides
     last = len(obs.trick) == obs.players - 1
     if not last:
