@@ -156,7 +156,9 @@ def test_websocket_seat_plays_a_hand_and_bad_messages_change_nothing(client: Tes
         ws.send_json({"type": "play", "card": "2C"})
         assert _error(ws)
         after = client.get(f"/api/tables/{tid}").json()
-        assert after["plays"] == view["plays"] and after["bids"] == view["bids"]
+        # The bots bid on meanwhile (no delay): this seat's bid and the plays are what its
+        # refused messages could have changed.
+        assert after["plays"] == view["plays"] and after["bids"][0] == view["bids"][0]
         # Play the whole first hand by always taking the first choice offered.
         played = 0
         pending: dict[str, Any] | None = LAST[id(ws)]
