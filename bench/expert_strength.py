@@ -11,7 +11,8 @@ deals, each deal played twice with the sides swapped). Every finished game is ap
 ``--log`` at once, so a long run on a busy machine can be read (``--summary``) or continued
 (run the same command again: deals already in the log are skipped) before it ends. The report
 counts only deals whose two games are both done: points per hand (expert side minus the
-other) with the match's bootstrap 95% interval, and per side the set rate, Nils and Blind
+other; with three players the expert's one seat, each deal played once from every seat, minus
+the mean of the other two) with the match's bootstrap 95% interval, and per side the set rate, Nils and Blind
 Nils bid and made, the opponents' Nils broken, bags, and ms per decision.
 
 ``--paired`` compares two versions of the expert on the same deals: each pair of logs is one
@@ -32,6 +33,7 @@ from typing import Any
 from spades.match import (
     GameResult,
     SideStats,
+    a_seats_of,
     bootstrap_ratio,
     check_specs,
     run_tasks,
@@ -61,11 +63,17 @@ def _load(path: Path) -> tuple[dict[str, Any], list[GameResult]]:
     return head, results
 
 
-def _pairs_only(results: list[GameResult]) -> list[GameResult]:
+def _games_per_deal(spec: dict[str, Any]) -> int:
+    """A duplicate deal is played once per seat of A with three players, twice otherwise."""
+    return 3 if Rules.from_spec(spec).players == 3 else 2
+
+
+def _pairs_only(results: list[GameResult], per_deal: int) -> list[GameResult]:
+    """The games of the deals whose every duplicate game is done."""
     done: dict[int, int] = {}
     for r in results:
         done[r.deal] = done.get(r.deal, 0) + 1
-    return [r for r in results if done[r.deal] == 2]
+    return [r for r in results if done[r.deal] == per_deal]
 
 
 def report(*paths: Path) -> dict[str, Any]:
@@ -85,7 +93,8 @@ def report(*paths: Path) -> dict[str, Any]:
         seeds.add(head["seed"])
         first = first or head
         # Deal numbers restart with each seed: keep each log's deals apart.
-        pooled += [dataclasses.replace(r, deal=i * 1_000_000 + r.deal) for r in _pairs_only(results)]
+        done = _pairs_only(results, _games_per_deal(head["rules"]))
+        pooled += [dataclasses.replace(r, deal=i * 1_000_000 + r.deal) for r in done]
     rules = Rules.from_spec(first["rules"])
     rep = summarize(pooled, a=first["a"], b=first["b"], rules=rules, seed=first["seed"], duplicate=True)
     rep.update(bags_at_cost(pooled, rules, first["seed"]))
@@ -138,7 +147,8 @@ def paired(*paths: Path) -> dict[str, Any]:
         if any(old_head[k] != new_head[k] for k in ("b", "rules", "seed")):
             raise SystemExit(f"{new_path}: not the deals of {old_path} (opponent, rules and seed must agree)")
         first = first or new_head
-        before, after = _per_deal(_pairs_only(old)), _per_deal(_pairs_only(new))
+        per_deal = _games_per_deal(new_head["rules"])
+        before, after = _per_deal(_pairs_only(old, per_deal)), _per_deal(_pairs_only(new, per_deal))
         for deal in sorted(before.keys() & after.keys()):
             units.append((after[deal][0] - before[deal][0], after[deal][1]))
     hands = sum(h for _, h in units)
@@ -218,12 +228,13 @@ def main() -> None:
         if not old_head:
             log.parent.mkdir(parents=True, exist_ok=True)
             log.write_text(json.dumps({"head": head}) + "\n")
-        have = {(r.deal, r.swapped) for r in old}
+        # A game is known by its deal and A's seats (with three players, A's one seat).
+        have = {(r.deal, r.a_seats) for r in old}
         check_specs(a.expert, a.opponent)
         tasks = [
             t
             for t in tasks_for(a.expert, a.opponent, rules, hands=a.hands, seed=a.seed)
-            if (t.deal, t.swapped) not in have
+            if (t.deal, a_seats_of(rules, t.swapped, t.rotation)) not in have
         ]
 
         def keep(r: GameResult) -> None:

@@ -84,3 +84,23 @@ def test_paired_refuses_logs_of_other_deals(tmp_path: Path) -> None:
         _bench().paired(old, other)
     with pytest.raises(SystemExit, match="in pairs"):
         _bench().paired(old)
+
+
+def test_three_players_count_a_deal_once_its_three_games_are_done(tmp_path: Path) -> None:
+    """With three players each deal is played once from each of A's seats: a deal with two of
+    its three games done is left out, as a four-seat deal with one of two is (it counted
+    nothing before: every deal was taken for unfinished)."""
+
+    def seat_game(deal: int, seat: int, diff: float) -> GameResult:
+        return dataclasses.replace(_game(deal, seat > 0, diff, 0, 0), a_seats=(seat,))
+
+    games = [seat_game(0, s, d) for s, d in ((0, 9.0), (1, -3.0), (2, 3.0))]
+    games += [seat_game(1, 0, 100.0), seat_game(1, 1, 100.0)]
+    head = {"a": "expert", "b": "heuristic", "rules": {"preset": "cutthroat3"}, "seed": 3}
+    lines = [json.dumps({"head": head})] + [json.dumps(dataclasses.asdict(g)) for g in games]
+    log = tmp_path / "c3.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    rep = _bench().report(log)
+    assert (rep["deals"], rep["hands"]) == (1, 3)
+    assert rep["points_per_hand"] == 3.0
+    assert _bench().paired(log, log)["deals"] == 1
