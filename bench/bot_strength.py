@@ -15,8 +15,10 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 from spades.commands.match import parse_rules
+from spades.errors import SpadesError
 from spades.match import run_match
 
 
@@ -61,4 +63,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except SpadesError as e:  # bad --hands, --rules or bot spec: one line, no traceback
+        raise SystemExit(f"{Path(__file__).name}: {e}") from None

@@ -48,6 +48,7 @@ from spades.bots import make_bot
 from spades.bots.knowledge import trick_winner_index
 from spades.cards import card_text
 from spades.driver import apply_decision
+from spades.errors import SpadesError
 from spades.legal import deck_of, may_lead_spades
 from spades.match import bot_seed, deal_rng, record_name, run_tasks, tasks_for
 from spades.rules import Rules
@@ -319,4 +320,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except SpadesError as e:  # bad --hands, --rules or bot spec: one line, no traceback
+        raise SystemExit(f"{Path(__file__).name}: {e}") from None

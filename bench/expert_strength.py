@@ -30,6 +30,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from spades.errors import SpadesError
 from spades.match import (
     GameResult,
     SideStats,
@@ -222,6 +223,7 @@ def main() -> None:
         rules = parse_rules(a.rules)
         log = a.log or Path(f"/tmp/expert_strength-{a.seed}.jsonl")
         head = {"a": a.expert, "b": a.opponent, "rules": rules.to_spec(), "seed": a.seed}
+        check_specs(a.expert, a.opponent)  # before the log is started: a typo leaves no log behind
         old_head, old = _load(log)
         if old_head and old_head != head:
             raise SystemExit(f"{log} holds another match ({old_head}); give another --log")
@@ -230,7 +232,6 @@ def main() -> None:
             log.write_text(json.dumps({"head": head}) + "\n")
         # A game is known by its deal and A's seats (with three players, A's one seat).
         have = {(r.deal, r.a_seats) for r in old}
-        check_specs(a.expert, a.opponent)
         tasks = [
             t
             for t in tasks_for(a.expert, a.opponent, rules, hands=a.hands, seed=a.seed)
@@ -249,4 +250,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except SpadesError as e:  # bad --hands, --rules or bot spec: one line, no traceback
+        raise SystemExit(f"{Path(__file__).name}: {e}") from None

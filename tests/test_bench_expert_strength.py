@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from bench_modules import load_bench
+from bench_modules import BENCH_DIR, load_bench
 from spades.match import GameResult, SideStats
 from spades.rules import Rules
 
@@ -104,3 +106,28 @@ def test_three_players_count_a_deal_once_its_three_games_are_done(tmp_path: Path
     assert (rep["deals"], rep["hands"]) == (1, 3)
     assert rep["points_per_hand"] == 3.0
     assert _bench().paired(log, log)["deals"] == 1
+
+
+@pytest.mark.parametrize("script", ["expert_strength", "dd_audit", "bot_strength"])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--hands", "0"], "the number of hands must be at least 1"),
+        (["--hands", "1", "--rules", '{"players": 7}'], "players = 7"),
+    ],
+)
+def test_the_match_benches_refuse_bad_input_in_one_line(
+    script: str, args: list[str], says: str, tmp_path: Path
+) -> None:
+    """A bad count or rule set is a one-line error naming the script, not a traceback."""
+    log = ["--log", str(tmp_path / "x.jsonl")] if script == "expert_strength" else []
+    done = subprocess.run(
+        [sys.executable, str(BENCH_DIR / f"{script}.py"), *args, *log],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 1
+    assert len(lines) == 1 and lines[0].startswith(f"{script}.py: ") and says in lines[0]
