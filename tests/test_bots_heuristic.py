@@ -363,3 +363,16 @@ def test_hand_counts_average_the_tricks_of_their_table() -> None:
             cards = rng.sample(deck.cards, deck.hand_size)
             total += evaluate(sum(1 << c for c in cards), deck.players, deck)[0]
         assert abs(total / 300 - want) < 0.8, (preset, total / 300)
+
+
+def test_alone_blind_nil_only_as_the_last_throw_of_a_game() -> None:
+    """Three players, no partner to cover: 300 behind with the leader far from the target the
+    heuristic looks (a Blind Nil is nearly always set, and each failure puts it further
+    behind); 200 behind with the leader near the target it throws Blind Nil."""
+    rules = Rules.from_spec({"preset": "cutthroat3"})
+    for scores, blind in (([0, 300, 0], False), ([-100, 200, 0], False), ([210, 410, 100], True)):
+        game = Game(rules, first_dealer=2, seed=3)
+        game.set_scores(scores)
+        seat = game.turn
+        d = HeuristicBot(seed=0).decide(game.observation(seat), game.legal_actions(seat))
+        assert isinstance(d.action, Bid if blind else Look), scores

@@ -320,9 +320,15 @@ class HeuristicBot(Bot):
                 # With the exchange Blind Nil is a good bet: measured in self-play, bidding it
                 # from 100 behind (50 near the end) instead of 200 won 62% of 400 games.
                 desperate = behind >= 100 or (behind >= 50 and near_end)
-            else:
+            elif rules.teams:
                 # Without help it fails about half the time: only as a last throw.
                 desperate = behind >= 300 or (behind >= 150 and near_end)
+            else:
+                # Alone, with no partner to cover, it is nearly always set (with three players,
+                # 17 cards: 7 made of 288 against the expert), and each failure puts the bidder
+                # further behind, so "300 behind" bid it hand after hand. Only when the game is
+                # about to end and nothing else can catch up.
+                desperate = behind >= 150 and near_end
             if blind is not None and self.allow_blind_nil and desperate and not partner_nil:
                 return Decision(
                     blind,
