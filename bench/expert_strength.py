@@ -10,10 +10,11 @@ The games are ``spades match``'s (``spades.match.play_task``: the same seats, se
 deals, each deal played twice with the sides swapped). Every finished game is appended to
 ``--log`` at once, so a long run on a busy machine can be read (``--summary``) or continued
 (run the same command again: deals already in the log are skipped) before it ends. The report
-counts only deals whose two games are both done: points per hand (expert side minus the
-other; with three players the expert's one seat, each deal played once from every seat, minus
-the mean of the other two) with the match's bootstrap 95% interval, and per side the set rate, Nils and Blind
-Nils bid and made, the opponents' Nils broken, bags, and ms per decision.
+counts only deals whose games are all done (two, or with three players one from each seat of
+the expert's): points per hand (the expert's side minus the other; with three players the
+expert's seat minus the mean of the other two) with the match's bootstrap 95% interval, and
+per side the set rate, Nils and Blind Nils bid and made, the opponents' Nils broken, bags,
+and ms per decision.
 
 ``--paired`` compares two versions of the expert on the same deals: each pair of logs is one
 seed played by the old and the new expert against the same opponent; per deal, the new
@@ -69,7 +70,7 @@ def _games_per_deal(spec: dict[str, Any]) -> int:
     return 3 if Rules.from_spec(spec).players == 3 else 2
 
 
-def _pairs_only(results: list[GameResult], per_deal: int) -> list[GameResult]:
+def _whole_deals(results: list[GameResult], per_deal: int) -> list[GameResult]:
     """The games of the deals whose every duplicate game is done."""
     done: dict[int, int] = {}
     for r in results:
@@ -94,7 +95,7 @@ def report(*paths: Path) -> dict[str, Any]:
         seeds.add(head["seed"])
         first = first or head
         # Deal numbers restart with each seed: keep each log's deals apart.
-        done = _pairs_only(results, _games_per_deal(head["rules"]))
+        done = _whole_deals(results, _games_per_deal(head["rules"]))
         pooled += [dataclasses.replace(r, deal=i * 1_000_000 + r.deal) for r in done]
     rules = Rules.from_spec(first["rules"])
     rep = summarize(pooled, a=first["a"], b=first["b"], rules=rules, seed=first["seed"], duplicate=True)
@@ -149,7 +150,7 @@ def paired(*paths: Path) -> dict[str, Any]:
             raise SystemExit(f"{new_path}: not the deals of {old_path} (opponent, rules and seed must agree)")
         first = first or new_head
         per_deal = _games_per_deal(new_head["rules"])
-        before, after = _per_deal(_pairs_only(old, per_deal)), _per_deal(_pairs_only(new, per_deal))
+        before, after = _per_deal(_whole_deals(old, per_deal)), _per_deal(_whole_deals(new, per_deal))
         for deal in sorted(before.keys() & after.keys()):
             units.append((after[deal][0] - before[deal][0], after[deal][1]))
     hands = sum(h for _, h in units)
