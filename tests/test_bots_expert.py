@@ -293,3 +293,43 @@ def test_blind_nil_only_where_the_simulation_favours_it() -> None:
     assert partner == (first + 2) % 4
     d = ExpertBot(seed=1, bid_samples=32, time_ms=0).decide(g.observation(partner), g.legal_actions(partner))
     assert d.action == Look(), d.why
+
+
+def _first_bid_position(rules: Rules, seed: int) -> Game:
+    """A game at its first number bid (the two-player draw played by the heuristic)."""
+    g = Game(rules, seed=seed)
+    drawer = make_bot("heuristic", seed=seed)
+    while True:
+        seat = g.to_move
+        assert seat is not None
+        legal = g.legal_actions(seat)
+        if any(isinstance(a, Bid) and a.tricks > 0 for a in legal):
+            return g
+        apply_decision(g, seat, drawer.decide(g.observation(seat), legal).action)
+
+
+def _bid_with(g: Game, spec: str) -> int:
+    seat = g.to_move
+    assert seat is not None
+    d = make_bot(spec, seed=5).decide(g.observation(seat), g.legal_actions(seat))
+    assert isinstance(d.action, Bid)
+    return d.action.tricks
+
+
+def test_two_player_bids_value_a_share_of_deals_a_trick_short() -> None:
+    """At two players (half the deck unseen) the default values 0.6 of the sampled deals with
+    one trick fewer: over these positions it bids no more than with no shade and lower at least
+    once, and no less than with every deal shaded. At four players the setting changes nothing."""
+    base = "expert:bid_samples=48,time_ms=0"
+    fewer = 0
+    for seed in range(6):
+        g = _first_bid_position(PRESETS["two_player"], seed)
+        plain = _bid_with(g, base + ",bid_shade_two=0")
+        default = _bid_with(g, base)
+        every = _bid_with(g, base + ",bid_shade_two=1")
+        assert every <= default <= plain, seed
+        fewer += default < plain
+    assert fewer >= 1
+    for seed in range(3):
+        g = _first_bid_position(PRESETS["standard"].replace(blind_nil=False), seed)
+        assert _bid_with(g, base + ",bid_shade_two=0") == _bid_with(g, base + ",bid_shade_two=1")
