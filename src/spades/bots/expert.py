@@ -542,6 +542,9 @@ class ExpertBot(Bot):
         nil_clean = 0
         my_tricks = 0.0
         team_tricks = 0.0
+        # The rollouts see every card (double dummy): real play takes fewer tricks, so a share
+        # of each deal is scored with one of my tricks lost to my left.
+        shade = self.bid_shade_two if n == 2 else self.bid_shade
         for deal in deals:
             est = list(bids)
             for s in range(n):
@@ -553,13 +556,10 @@ class ExpertBot(Bot):
             my_tricks += won_a[me]
             team = won_a[me] + (won_a[partner] if partner is not None and est[partner] > 0 else 0)
             team_tricks += team
-            # The rollouts see every card (double dummy): real play takes fewer tricks, so a
-            # share ``bid_shade`` of each deal is scored with one of my tricks lost to my left.
             short = list(won_a)
-            if short[me] > 0:
+            if shade and short[me] > 0:
                 short[me] -= 1
                 short[(me + 1) % n] += 1
-            shade = self.bid_shade_two if n == 2 else self.bid_shade
             for i, b in enumerate(numbers):
                 est[me] = b
                 scorer = Scorer(rules, me, est, blind, obs.totals, obs.bags, self.bag_weight)
