@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
 
 import spades.state as state_module
 from spades import Bid, Game, HandScore, IllegalAction, Play, Rules, scoring
-from spades._native import compiled_modules, is_compiled, stale_line
+from spades._native import compiled_modules, is_compiled, pure_requested, stale_line
 from spades.state import _GAME_LONG, _RULE_TABLES, _SNAP_LISTS, _STATE_ATTRS
 
 
@@ -90,3 +91,18 @@ def test_the_compiled_hand_score_sets_every_field() -> None:
     assert made == HandScore(1, (Bid(3),) * 4, (3, 3, 3, 4), (6, 6), (60, 61), (0, 1), (60, 61), (0, 0))
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.dealer = 2  # type: ignore[misc]
+
+
+def test_ci_tests_the_compiled_engine_and_pure_python_when_asked() -> None:
+    # A fresh install that silently fell back to pure Python (setup.py only warns, and pip -q
+    # hides it) would leave the compiled engine untested and the README's speed untrue. CI
+    # installs with a compiler, so there the engine must be compiled, except in scripts/test's
+    # second pass, which asks for pure Python and must get it.
+    if pure_requested():
+        assert compiled_modules() == []
+    elif os.environ.get("CI", "").strip() not in ("", "0", "false"):
+        assert compiled_modules() == ["state", "legal", "scoring"], (
+            "CI runs the pure-Python engine: mypyc could not compile it (pip install -v -e . shows why)"
+        )
+    else:
+        assert compiled_modules() in ([], ["state", "legal", "scoring"])
