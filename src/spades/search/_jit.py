@@ -3,7 +3,8 @@
 
 All masks inside kernels are ``int64`` (52 bits fit, and signed ints never turn into floats
 when mixed with Python ints, which ``uint64`` does in numba). Each bit helper here is itself
-a jitted function, so kernels inline-call it; from plain Python it runs as ordinary code.
+a jitted function, so kernels inline-call it; from plain Python it is a compiled call
+(``popcount`` and ``lowest_bit`` are LLVM intrinsics, so they have no plain-Python body).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+import llvmlite.ir
 import numba
 import numba.core.cgutils
 import numba.extending
@@ -156,23 +158,50 @@ POP13, HIGH13, LOW13 = _make_tables()
 """Per 13-bit suit field: number of cards, highest and lowest rank (-1 when empty)."""
 
 
+def _as_int64(context: Any, builder: Any, value: Any, kind: Any) -> Any:
+    return context.cast(builder, value, kind, numba.types.int64)
+
+
+@numba.extending.intrinsic
+def _ctpop_intrinsic(typingctx: Any, x: Any) -> Any:
+    """LLVM's ``ctpop``: one ``popcnt`` instruction where the CPU has it (numba compiles for
+    the host), which LLVM does not recognise in the shift-and-add form below."""
+    if not isinstance(x, numba.types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(_as_int64(context, builder, args[0], x))
+
+    return numba.types.int64(x), codegen
+
+
+@numba.extending.intrinsic
+def _cttz_intrinsic(typingctx: Any, x: Any) -> Any:
+    """LLVM's ``cttz`` (trailing zeros; 64 for zero): one ``tzcnt``/``bsf`` instruction."""
+    if not isinstance(x, numba.types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        zero_is_defined = llvmlite.ir.Constant(llvmlite.ir.IntType(1), 0)
+        return builder.cttz(_as_int64(context, builder, args[0], x), zero_is_defined)
+
+    return numba.types.int64(x), codegen
+
+
+_ctpop = cast(Callable[[int], int], _ctpop_intrinsic)
+_cttz = cast(Callable[[int], int], _cttz_intrinsic)
+
+
 @njit
 def popcount(x: int) -> int:
-    """Number of set bits of a non-negative int64 (SWAR)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    # Byte sums by shifts rather than a wrapping product, so plain Python and numba agree.
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
+    """Number of set bits of a non-negative int64."""
+    return _ctpop(x)
 
 
 @njit
 def lowest_bit(x: int) -> int:
     """Index of the lowest set bit of a non-zero mask."""
-    return popcount((x & -x) - 1)
+    return _cttz(x)
 
 
 @njit
