@@ -304,6 +304,17 @@ def test_blind_nil_exchange_in_words_with_a_confirmation(server: Server, browser
     for _ in range(3):
         page.locator("#hand button.card.legal:not(.selected)").first.click()
     chosen = page.locator("#hand button.card.selected").evaluate_all("els => els.map(e => e.dataset.card)")
+    # The chosen cards rise: none may reach into the controls above the hand, where it covered
+    # the Pass button on some deals (its "new" label lets clicks through).
+    controls_bottom = page.eval_on_selector("#controls", "c => c.getBoundingClientRect().bottom")
+    tops = page.locator("#hand button.card.selected").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().top)"
+    )
+    assert min(tops) >= controls_bottom, (tops, controls_bottom)
+    label_clicks = page.eval_on_selector(
+        "#hand button.card.received", "e => getComputedStyle(e, '::after').pointerEvents"
+    )
+    assert label_clicks == "none"
     page.click("#btn-pass")
     page.wait_for_selector("#passed-line")
     line = page.inner_text("#passed-line")
