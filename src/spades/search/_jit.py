@@ -165,7 +165,7 @@ def _as_int64(context: Any, builder: Any, value: Any, kind: Any) -> Any:
 @numba.extending.intrinsic
 def _ctpop_intrinsic(typingctx: Any, x: Any) -> Any:
     """LLVM's ``ctpop``: one ``popcnt`` instruction where the CPU has it (numba compiles for
-    the host), which LLVM does not recognise in the shift-and-add form below."""
+    the host). LLVM did not turn the shift-and-add form this replaced into that instruction."""
     if not isinstance(x, numba.types.Integer):
         return None
 
