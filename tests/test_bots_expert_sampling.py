@@ -36,7 +36,7 @@ def _advance(preset: str, seed: int, steps: int) -> Game:
 
 def _check(g: Game, seat: int, rng: random.Random) -> None:
     obs = g.observation(seat)
-    if obs.hand is None or g.phase not in (Phase.PLAY, Phase.BID):
+    if obs.hand is None or g.phase not in (Phase.PLAY, Phase.BID, Phase.EXCHANGE):
         return
     k = Knowledge.of(obs)
     played = obs.played_cards().mask
@@ -107,6 +107,26 @@ def test_blind_nil_exchange_cards_are_known_to_be_with_partner() -> None:
         if found >= 5:
             break
     assert found >= 1
+
+
+def test_every_seat_samples_right_hand_sizes_at_every_step_of_an_exchange() -> None:
+    """Half-way through an exchange the partners' hands are uneven (16 and 10 cards): the
+    Blind Nil bidder passing back samples his partner's 10, and the truth fits."""
+    steps = 0
+    for seed in range(300):
+        g = Game(PRESETS["standard"], seed=seed)
+        bots = [RandomBot(seed=seed * 5 + s) for s in range(4)]
+        while g.phase in (Phase.BID, Phase.EXCHANGE):
+            if g.phase is Phase.EXCHANGE:
+                steps += 1
+                for seat in range(4):
+                    _check(g, seat, random.Random(seed + seat))
+            seat = g.to_move
+            assert seat is not None
+            apply_decision(g, seat, bots[seat].act(g.observation(seat), g.legal_actions(seat)))
+        if steps >= 60:
+            break
+    assert steps >= 60
 
 
 def test_resample_follows_weights() -> None:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from spades.actions import Action, Bid, Draw, Look, PassCard, Play
 from spades.bots import inference
 from spades.bots.base import Bot, Decision
+from spades.bots.exchange import ExchangeChoice, danger_first, low_first, rule_pass, search_exchange
 from spades.bots.expert_exact import ExactEndgame, warm
 from spades.bots.expert_play import (
     BAG_WEIGHT,
@@ -35,7 +36,7 @@ from spades.bots.expert_play import (
     trick_winner,
 )
 from spades.bots.heuristic import evaluate, nil_danger, nil_survival
-from spades.bots.knowledge import CardTables, is_blind, is_nil, tables_of
+from spades.bots.knowledge import is_blind, is_nil, tables_of
 from spades.bots.nil_duty import nil_duty
 from spades.bots.partnership import partner_duty
 from spades.bots.sampling import Knowledge, resample, sample_deal
@@ -82,6 +83,9 @@ when shown one and else takes the next ends with 60% good cards against 36.5% fo
 GOOD_MASK = sum(1 << c for c in range(52) if (c < 13 and c % 13 >= 6) or c % 13 >= 9)
 
 
+PassKey = tuple[int, int, int, tuple[int, ...]]
+
+
 def _good_cards(hand: int) -> int:
     return (hand & GOOD_MASK).bit_count()
 
@@ -103,17 +107,6 @@ def _bid_parts(view: BidView) -> tuple[int, bool]:
 
 def _cards(mask: int) -> list[int]:
     return [c for c in range(54) if mask >> c & 1]
-
-
-def _low_first(t: CardTables) -> Callable[[int], tuple[int, bool]]:
-    """Order of the cards a Blind Nil's partner passes: lowest first, counted from the bottom
-    of the card's suit in play (the 2 of any suit is 0), side suits first."""
-    return lambda c: (t.below[c].bit_count(), t.spade[c])
-
-
-def _danger_first(t: CardTables) -> Callable[[int], int]:
-    """Order of the cards a Blind Nil bidder passes back: high spades, then aces, kings..."""
-    return lambda c: -(t.level[c] + (6 if t.spade[c] else 0))
 
 
 PLAIN_DD_TRICKS = 4
@@ -178,6 +171,7 @@ class ExpertBot(Bot):
             "infer", bool, True, "weight sampled deals by what the plays say (fourth hand wins, cheaply)"
         ),
         Setting("contest", bool, True, "rollouts assume the opponents contest our contract until it is made"),
+        Setting("exchange", bool, True, "search the Blind Nil exchange (false: the fixed rule)"),
         Setting("bid_shade", float, BID_SHADE, "share of deals scored a trick short when bidding", 0.0, 1.0),
         Setting("bid_shade_two", float, BID_SHADE_TWO, "the same share in two-player games", 0.0, 1.0),
         Setting(
@@ -212,6 +206,7 @@ class ExpertBot(Bot):
         duties: bool = True,
         bid_trust: float = BID_TRUST,
         nil_trust: float = BID_TRUST,
+        exchange: bool = True,
     ) -> None:
         for name, value, low in (
             ("samples", samples, 1),
@@ -239,6 +234,9 @@ class ExpertBot(Bot):
         self.duties = bool(duties)
         self.bid_trust = float(bid_trust)
         self.nil_trust = float(nil_trust)
+        self.exchange = bool(exchange)
+        self._exchange_memo: dict[PassKey, tuple[int, ExchangeChoice | None]] = {}
+        """The pass planned at its first card (seat, hand, hand's cards, totals): the plan."""
         self._free_rng = random.Random(seed)
         warm()  # the exact endgame's compiled solver loads now, not during a decision
 
@@ -257,7 +255,7 @@ class ExpertBot(Bot):
             return self._bid(obs, bids, rng)
         passes = [a for a in legal if isinstance(a, PassCard)]
         if passes:
-            return self._pass(obs, passes)
+            return self._pass(obs, passes, rng)
         draws = [a for a in legal if isinstance(a, Draw)]
         if draws:
             return self._draw(obs, draws)
@@ -351,11 +349,10 @@ class ExpertBot(Bot):
     def _returned_to_partner(self, obs: Observation) -> tuple[int, int, int] | None:
         """When this seat bid Blind Nil and exchanged, its partner bid on a hand without the
         cards passed back to him (``given``) and with those he passed (``received``)."""
-        if obs.given is None or obs.received is None or obs.players != 4:
+        if obs.received is None or obs.players != 4 or not is_blind(obs.bids[obs.seat]):
             return None
-        if not is_blind(obs.bids[obs.seat]):
-            return None
-        return (obs.seat + 2) % 4, obs.given.mask, obs.received.mask
+        given = obs.given.mask if obs.given is not None else 0  # none yet while I pass back
+        return (obs.seat + 2) % 4, given, obs.received.mask
 
     # ------------------------------------------------------------------ play
     def _play(self, obs: Observation, plays: Sequence[Play], rng: random.Random) -> Decision:
@@ -703,32 +700,96 @@ class ExpertBot(Bot):
             flags = list(blind)
             flags[me] = True
             if k and p is not None:
-                give = sorted(_cards(hands[p]), key=_low_first(tables))[:k]
-                mine = hands[me] | sum(1 << c for c in give)
-                back = sorted(_cards(mine), key=_danger_first(tables))[:k]
-                hands[p] = (hands[p] & ~sum(1 << c for c in give)) | sum(1 << c for c in back)
-                hands[me] = mine & ~sum(1 << c for c in back)
+                give = rule_pass(hands[p], k, True, tables)
+                mine = hands[me] | give
+                back = rule_pass(mine, k, False, tables)
+                hands[p] = (hands[p] & ~give) | back
+                hands[me] = mine & ~back
             won = play_out(Table(rules, est), hands)
             blind_sum += Scorer(rules, me, est, flags, obs.totals, obs.bags, self.bag_weight).value(won)
             clean += won[me] == 0
         return blind_sum / m, look_sum / m, clean / m, m
 
     # ------------------------------------------------------------------ exchange and draw
-    def _pass(self, obs: Observation, legal: Sequence[PassCard]) -> Decision:
-        """Partner of a Blind Nil passes his lowest cards; the Blind Nil bidder passes back his
-        most dangerous ones (high spades, then aces and kings)."""
+    def _pass(self, obs: Observation, legal: Sequence[PassCard], rng: random.Random) -> Decision:
+        """The Blind Nil exchange, one card at a time: the whole pass is chosen at its first
+        card (``spades.bots.exchange``: each candidate valued over sampled deals; or by the
+        fixed rule, lowest cards to the bidder and his most dangerous back) and remembered
+        for the next ones, so the three cards are one plan."""
         k = obs.rules.blind_nil_exchange
         chosen = obs.pass_chosen.mask if obs.pass_chosen is not None else 0
-        cards = [a.card for a in legal]
-        if is_blind(obs.bids[obs.seat]):
-            cards.sort(key=_danger_first(tables_of(deck_of(obs.rules))))
-            role = N_("pass {card}: give back my most dangerous cards")
+        legal_mask = 0
+        for a in legal:
+            legal_mask |= 1 << a.card
+        hand = legal_mask | chosen
+        giving = not is_blind(obs.bids[obs.seat])
+        key = (obs.seat, obs.hand_number, hand, obs.totals)
+        plan = self._exchange_memo.get(key)
+        if plan is None or plan[0] & chosen != chosen:
+            plan = self._choose_pass(obs, hand, k, chosen, giving, rng)
+            self._exchange_memo = {key: plan}
+        whole, found = plan
+        t = tables_of(deck_of(obs.rules))
+        left = whole & legal_mask or rule_pass(legal_mask, 1, giving, t)
+        order = low_first(t) if giving else None
+        card = min(_cards(left), key=order) if order is not None else min(_cards(left), key=danger_first(t))
+        if found is None:
+            if giving:
+                role = N_("pass {card}: give my partner low cards for his blind nil")
+            else:
+                role = N_("pass {card}: give back my most dangerous cards")
+            return Decision(PassCard(card), Text(role, card=card_text(card)))
+        if giving:
+            role = N_(
+                "pass {card}: the pass worth most to partner's blind nil, {points} points"
+                " against {rule} for my lowest cards over {n} deals"
+            )
         else:
-            cards.sort(key=_low_first(tables_of(deck_of(obs.rules))))
-            role = N_("pass {card}: give my partner low cards for his blind nil")
-        pick = cards[: max(1, k - chosen.bit_count())]
-        card = pick[0]
-        return Decision(PassCard(card), Text(role, card=card_text(card)))
+            role = N_(
+                "pass {card}: the pass back worth most to my blind nil, {points} points"
+                " against {rule} for my most dangerous cards over {n} deals"
+            )
+        return Decision(
+            PassCard(card),
+            Text(
+                role,
+                card=card_text(card),
+                points=f"{found.value:+.1f}",
+                rule=f"{found.rule_value:+.1f}",
+                n=found.deals,
+            ),
+        )
+
+    def _choose_pass(
+        self, obs: Observation, hand: int, k: int, chosen: int, giving: bool, rng: random.Random
+    ) -> tuple[int, ExchangeChoice | None]:
+        """The ``k`` cards this seat passes, searched where the rollouts apply (a 52-card
+        deck, four seats in partnerships), else by the fixed rule (no figures)."""
+        deck = deck_of(obs.rules)
+        t = tables_of(deck)
+        if not self.exchange or not deck.standard or obs.players != 4 or not obs.rules.teams:
+            return chosen | rule_pass(hand & ~chosen, k - chosen.bit_count(), giving, t), None
+        start = time.perf_counter()
+        me = obs.seat
+        bids, blind = self._bid_views(obs)
+        bids = [max(b, 0) for b in bids]
+        press = obs.rules.side_of(me) if self.contest else -1
+        deals = self._weighted_deals(obs, Knowledge.of(obs), self.samples, rng)
+        found = search_exchange(
+            seat=me,
+            bidder=(me + 2) % 4 if giving else me,
+            hand=hand,
+            k=k,
+            chosen=chosen,
+            deals=deals,
+            table=Table(obs.rules, bids, press=press),
+            scorer=Scorer(obs.rules, me, bids, blind, obs.totals, obs.bags, self.bag_weight),
+            leader=(obs.dealer + 1) % 4,
+            lead_any=may_lead_spades(obs.rules, False),
+            tables=t,
+            deadline=start + self.time_ms / 1000.0 if self.time_ms else 0.0,
+        )
+        return found.cards, found if found.deals else None
 
     def _draw(self, obs: Observation, legal: Sequence[Draw]) -> Decision:
         top = obs.stock_top

@@ -95,6 +95,15 @@ class Knowledge:
         size = deck.hand_size
         need = [size - played_by[s].bit_count() - fixed[s].bit_count() for s in range(n)]
         need[me] = 0
+        back = _passing_back(obs)
+        if back is not None:
+            # Half-way through an exchange the Blind Nil bidder passing back holds his
+            # partner's cards besides his own, and the partner that many fewer: every seat
+            # knows this from whose turn it is.
+            bidder, k = back
+            for s, extra in ((bidder, k), ((bidder + 2) % 4, -k)):
+                if s != me:
+                    need[s] += extra
         if n == 2:
             if obs.discarded is not None:
                 unknown &= ~obs.discarded.mask
@@ -109,6 +118,19 @@ class Knowledge:
             )
         void[me] = 0
         return Knowledge(me, n, deck, hand, unknown, tuple(need), tuple(fixed), tuple(void), tuple(played_by))
+
+
+def _passing_back(obs: Observation) -> tuple[int, int] | None:
+    """(seat, cards) when a Blind Nil bidder is to pass cards back in an exchange: his
+    partner has passed him that many already (an exchange runs partner first, one team at a
+    time, and both partners bidding Blind Nil exchange nothing)."""
+    t = obs.to_move
+    if obs.phase != "exchange" or t is None or not obs.rules.teams or obs.players != 4:
+        return None
+    mine, partners = obs.bids[t], obs.bids[(t + 2) % 4]
+    if mine is None or not mine.blind or (partners is not None and partners.blind):
+        return None
+    return t, obs.rules.blind_nil_exchange
 
 
 def _pool_cards(mask: int) -> list[int]:
