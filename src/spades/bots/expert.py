@@ -27,7 +27,6 @@ from spades.bots.exchange import ExchangeChoice, danger_first, low_first, rule_p
 from spades.bots.expert_exact import ExactEndgame, warm
 from spades.bots.expert_play import (
     BAG_WEIGHT,
-    SET_SLACK,
     Scorer,
     Table,
     distinct_moves,
@@ -173,14 +172,6 @@ class ExpertBot(Bot):
         ),
         Setting("contest", bool, True, "rollouts assume the opponents contest our contract until it is made"),
         Setting("exchange", bool, True, "search the Blind Nil exchange (false: the fixed rule)"),
-        Setting(
-            "set_slack",
-            int,
-            SET_SLACK,
-            "rollouts chase a set the opponents are this many tricks from",
-            0,
-            13,
-        ),
         Setting("bid_shade", float, BID_SHADE, "share of deals scored a trick short when bidding", 0.0, 1.0),
         Setting("bid_shade_two", float, BID_SHADE_TWO, "the same share in two-player games", 0.0, 1.0),
         Setting(
@@ -216,7 +207,6 @@ class ExpertBot(Bot):
         bid_trust: float = BID_TRUST,
         nil_trust: float = BID_TRUST,
         exchange: bool = True,
-        set_slack: int = SET_SLACK,
     ) -> None:
         for name, value, low in (
             ("samples", samples, 1),
@@ -224,7 +214,6 @@ class ExpertBot(Bot):
             ("time_ms", time_ms, 0),
             ("dd_tricks", dd_tricks, 0),
             ("overdraw", overdraw, 1),
-            ("set_slack", set_slack, 0),
         ):
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise SpadesError(f"expert setting {name}={value!r} must be a whole number >= {low}")
@@ -246,7 +235,6 @@ class ExpertBot(Bot):
         self.bid_trust = float(bid_trust)
         self.nil_trust = float(nil_trust)
         self.exchange = bool(exchange)
-        self.set_slack = set_slack
         self._exchange_memo: dict[PassKey, tuple[int, ExchangeChoice | None]] = {}
         """The pass planned at its first card (seat, hand, hand's cards, totals): the plan."""
         self._free_rng = random.Random(seed)
@@ -381,7 +369,7 @@ class ExpertBot(Bot):
         bids, blind = self._bid_views(obs)
         bids = [max(b, 0) for b in bids]
         press = obs.rules.side_of(me) if self.contest and obs.rules.teams else -1
-        table = Table(obs.rules, bids, press=press, set_slack=self.set_slack)
+        table = Table(obs.rules, bids, press=press)
         scorer = Scorer(obs.rules, me, bids, blind, obs.totals, obs.bags, self.bag_weight)
         legal_mask = 0
         for p in plays:
@@ -794,7 +782,7 @@ class ExpertBot(Bot):
             k=k,
             chosen=chosen,
             deals=deals,
-            table=Table(obs.rules, bids, press=press, set_slack=self.set_slack),
+            table=Table(obs.rules, bids, press=press),
             scorer=Scorer(obs.rules, me, bids, blind, obs.totals, obs.bags, self.bag_weight),
             leader=(obs.dealer + 1) % 4,
             lead_any=may_lead_spades(obs.rules, False),

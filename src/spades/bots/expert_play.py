@@ -29,9 +29,6 @@ BEAT: Final = tuple(ABOVE[c] | (SPADE_MASK if c >= 13 else 0) for c in range(52)
 """Cards that beat ``c`` when ``c`` is winning a trick (it is then a spade or of the suit led)."""
 GAME_BONUS: Final = 300.0
 """Worth of winning (or cost of losing) the game at the end of this hand, in points."""
-SET_SLACK: Final = 1
-"""``Table.set_slack``'s default: a side chases a set once the other needs all but one of the
-tricks left."""
 BAG_WEIGHT: Final = 0.8
 """Share of the amortised bag penalty (``bag_penalty / bag_limit`` per bag) charged at once."""
 
@@ -144,19 +141,9 @@ class Scorer:
 class Table:
     """Per-decision facts the rollout policy reads for every seat: sides, bids, contracts."""
 
-    def __init__(
-        self,
-        rules: Rules,
-        bids: Sequence[int],
-        greedy: bool = False,
-        press: int = -1,
-        set_slack: int = SET_SLACK,
-    ) -> None:
+    def __init__(self, rules: Rules, bids: Sequence[int], greedy: bool = False, press: int = -1) -> None:
         n = rules.players
         self.greedy = greedy
-        self.set_slack = set_slack
-        """With its own contract made, a side keeps taking tricks while the other side's contract
-        is live and it needs all but this many of the tricks left (a set is in reach)."""
         """Number bidders always play for tricks (to measure what each hand can take)."""
         self.press = press
         """A side whose contract the other sides contest until it is made, even with their own
@@ -310,7 +297,7 @@ def play_mode(table: Table, seat: int, won: list[int], taken: list[int], tricks_
         return 4
     if table.sides == 2:
         opp_need = table.contract[1 - side] - taken[1 - side]
-        if opp_need > 0 and tricks_left <= opp_need + table.set_slack:
+        if opp_need > 0 and opp_need + 1 >= tricks_left:
             return 4
     return 5
 
