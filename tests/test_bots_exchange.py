@@ -3,17 +3,19 @@ fixed rule when asked for, and passes no Blind Nil bidder would make."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spades.actions import Bid, Look, PassCard
 from spades.bots.exchange import candidates, giver_pool, returner_pool, rule_pass
 from spades.bots.expert import ExpertBot
-from spades.bots.knowledge import STANDARD_TABLES
-from spades.rules import PRESETS
+from spades.bots.knowledge import STANDARD_TABLES, tables_of
+from spades.cards import card_text
+from spades.legal import deck_of
+from spades.rules import PRESETS, Rules
 from spades.state import Game, Phase
 
-ACE_OF_SPADES = 12
 RULES = PRESETS["standard"]
 K = RULES.blind_nil_exchange
 
@@ -42,9 +44,9 @@ def test_candidates_are_passes_of_the_hand_holding_the_chosen_cards(
         assert m & ~hand == 0
 
 
-def _to_exchange(seed: int, blind_seat: int) -> Game:
-    """A standard game whose ``blind_seat`` bid Blind Nil and the others 3 each."""
-    g = Game(RULES, seed=seed)
+def _to_exchange(seed: int, blind_seat: int, rules: Rules = RULES) -> Game:
+    """A game whose ``blind_seat`` bid Blind Nil and the others 3 each."""
+    g = Game(rules, seed=seed)
     while g.phase is Phase.BID:
         seat = g.to_move
         assert seat is not None
@@ -63,7 +65,7 @@ def _pass_all(g: Game, bot: ExpertBot) -> tuple[int, int]:
     seat = g.to_move
     assert seat is not None
     passed = 0
-    for _ in range(K):
+    for _ in range(g.rules.blind_nil_exchange):
         d = bot.decide(g.observation(seat), g.legal_actions(seat))
         assert isinstance(d.action, PassCard) and d.why
         passed |= 1 << d.action.card
@@ -71,18 +73,24 @@ def _pass_all(g: Game, bot: ExpertBot) -> tuple[int, int]:
     return seat, passed
 
 
-def test_the_blind_nil_bidder_never_keeps_the_ace_of_spades() -> None:
+@pytest.mark.parametrize("preset", ["standard", "jokers"])
+def test_the_blind_nil_bidder_never_keeps_the_top_trump(preset: str) -> None:
+    """The top trump (the ace of spades, or the big joker) wins any trick it is played to: a
+    Blind Nil bidder who keeps it is set whatever happens, so every search passes it back."""
+    rules = PRESETS[preset]
+    t = tables_of(deck_of(rules))
+    top = max((c for c in deck_of(rules).cards if t.spade[c]), key=lambda c: t.power[c])
     found = 0
-    for seed in range(60):
-        g = _to_exchange(seed, blind_seat=seed % 4)
+    for seed in range(80):
+        g = _to_exchange(seed, blind_seat=seed % 4, rules=rules)
         _pass_all(g, ExpertBot(seed=1, samples=24, time_ms=0))
         bidder = g.to_move
         assert bidder == seed % 4
-        if not g.hands[bidder] >> ACE_OF_SPADES & 1:
+        if not g.hands[bidder] >> top & 1:
             continue
         seat, passed = _pass_all(g, ExpertBot(seed=2, samples=24, time_ms=0))
         assert seat == bidder
-        assert passed >> ACE_OF_SPADES & 1, f"seed {seed}: the bidder kept the ace of spades"
+        assert passed >> top & 1, f"seed {seed}: the bidder kept {card_text(top)}"
         found += 1
         if found == 3:
             break

@@ -10,7 +10,8 @@ partner needs for his contract is worth more to him than to the bidder.
 So each candidate pass is tried on the same sampled deals (common random numbers, so that
 two candidates differ by their own effect, not by the luck of their deals): the cards move,
 the rest of the exchange follows the fixed rule, and the hand is played out by the expert's
-rollout policy (``expert_play.rollout``) and scored by its ``Scorer``. The candidate with the
+rollout policy (``expert_play.rollout``, or ``generic.rollout`` on a jokers deck) and scored
+by its ``Scorer``. The candidate with the
 best mean wins; the fixed rule's own pass is always a candidate and wins ties.
 
 Candidates are drawn from the cards a pass could sensibly hold, not all ``C(13, 3)`` subsets:
@@ -25,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from spades.bots.expert_play import Scorer, Table, rollout
+from spades.bots.expert_play import Scorer
 from spades.bots.knowledge import CardTables
 
 GIVER_LOW_PER_SUIT = 2
@@ -132,17 +133,17 @@ def search_exchange(
     k: int,
     chosen: int,
     deals: Sequence[list[int]],
-    table: Table,
+    play_out: Callable[[list[int]], Sequence[int]],
     scorer: Scorer,
-    leader: int,
-    lead_any: bool,
     tables: CardTables,
     deadline: float = 0.0,
 ) -> ExchangeChoice:
     """The best ``k``-card pass for ``seat`` (the bidder, or his partner) over ``deals``.
 
     ``hand`` is the seat's hand before this pass (the cards ``chosen`` so far included);
-    ``deals`` are sampled deals in which ``seat`` holds ``hand``. When ``seat`` is the partner
+    ``deals`` are sampled deals in which ``seat`` holds ``hand``; ``play_out`` plays a deal's
+    hands to the end (the expert's rollout policy, compiled for the 52-card deck or
+    ``spades.search.generic``'s) and returns the tricks per seat. When ``seat`` is the partner
     the bidder answers by the fixed rule. ``deadline`` (a ``perf_counter`` time, 0 for none)
     stops after the deal in progress, every candidate having seen the same deals."""
     partner = (seat + 2) % 4
@@ -163,7 +164,7 @@ def search_exchange(
                 back = rule_pass(hands[partner], k, False, tables)
                 hands[partner] &= ~back
                 hands[seat] |= back
-            won = rollout(table, hands, [], leader, lead_any, [0] * 4)
+            won = play_out(hands)
             totals[i] += scorer.value(won)
         used += 1
         if deadline and time.perf_counter() > deadline:

@@ -763,31 +763,43 @@ class ExpertBot(Bot):
     def _choose_pass(
         self, obs: Observation, hand: int, k: int, chosen: int, giving: bool, rng: random.Random
     ) -> tuple[int, ExchangeChoice | None]:
-        """The ``k`` cards this seat passes, searched where the rollouts apply (a 52-card
-        deck, four seats in partnerships), else by the fixed rule (no figures)."""
+        """The ``k`` cards this seat passes, searched in four-seat partnerships (the compiled
+        rollouts on the 52-card deck, the generic ones on a jokers deck, with fewer deals and
+        the generic search's time cap), else by the fixed rule (no figures)."""
         deck = deck_of(obs.rules)
         t = tables_of(deck)
-        if not self.exchange or not deck.standard or obs.players != 4 or not obs.rules.teams:
+        if not self.exchange or obs.players != 4 or not obs.rules.teams:
             return chosen | rule_pass(hand & ~chosen, k - chosen.bit_count(), giving, t), None
         start = time.perf_counter()
         me = obs.seat
         bids, blind = self._bid_views(obs)
         bids = [max(b, 0) for b in bids]
         press = obs.rules.side_of(me) if self.contest else -1
-        deals = self._weighted_deals(obs, Knowledge.of(obs), self.samples, rng)
+        table = Table(obs.rules, bids, press=press)
+        leader = (obs.dealer + 1) % 4
+        lead_any = may_lead_spades(obs.rules, False)
+        board = None if deck.standard else generic.Board.of(deck)
+        samples, time_ms = self.samples, self.time_ms
+        if board is not None:
+            samples = min(samples, GENERIC_BID_SAMPLES)
+            time_ms = min(time_ms, GENERIC_TIME_MS) if time_ms else 0
+
+        def play_out(hands: list[int]) -> list[int]:
+            if board is None:
+                return rollout(table, hands, [], leader, lead_any, [0] * 4)
+            return generic.rollout(board, table, hands, [], leader, lead_any, [0] * 4)
+
         found = search_exchange(
             seat=me,
             bidder=(me + 2) % 4 if giving else me,
             hand=hand,
             k=k,
             chosen=chosen,
-            deals=deals,
-            table=Table(obs.rules, bids, press=press),
+            deals=self._weighted_deals(obs, Knowledge.of(obs), samples, rng),
+            play_out=play_out,
             scorer=Scorer(obs.rules, me, bids, blind, obs.totals, obs.bags, self.bag_weight),
-            leader=(obs.dealer + 1) % 4,
-            lead_any=may_lead_spades(obs.rules, False),
             tables=t,
-            deadline=start + self.time_ms / 1000.0 if self.time_ms else 0.0,
+            deadline=start + time_ms / 1000.0 if time_ms else 0.0,
         )
         return found.cards, found if found.deals else None
 
