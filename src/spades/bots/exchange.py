@@ -28,6 +28,7 @@ from itertools import combinations
 
 from spades.bots.expert_play import Scorer
 from spades.bots.knowledge import CardTables
+from spades.cards import bits
 
 GIVER_LOW_PER_SUIT = 2
 """The partner's candidate cards: this many of the lowest in each suit."""
@@ -62,15 +63,6 @@ def danger_first(t: CardTables) -> Callable[[int], int]:
     return lambda c: -(t.level[c] + (6 if t.spade[c] else 0))
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _mask(cards: Sequence[int]) -> int:
     m = 0
     for c in cards:
@@ -81,7 +73,7 @@ def _mask(cards: Sequence[int]) -> int:
 def rule_pass(hand: int, k: int, giving: bool, t: CardTables) -> int:
     """The fixed rule's ``k`` cards of ``hand``: the lowest when ``giving`` (the partner), the
     most dangerous when passing back (the bidder)."""
-    cards = _cards(hand)
+    cards = list(bits(hand))
     if giving:
         cards.sort(key=low_first(t))
     else:
@@ -93,7 +85,7 @@ def giver_pool(hand: int, t: CardTables) -> list[int]:
     """The partner's candidate cards: the lowest of each suit, lowest overall first."""
     pool: list[int] = []
     for u in range(4):
-        suit = [c for c in _cards(hand) if t.deck.suit_of[c] == u]
+        suit = [c for c in bits(hand) if t.deck.suit_of[c] == u]
         suit.sort(key=lambda c: t.below[c].bit_count())
         pool.extend(suit[:GIVER_LOW_PER_SUIT])
     pool.sort(key=low_first(t))
@@ -102,7 +94,7 @@ def giver_pool(hand: int, t: CardTables) -> list[int]:
 
 def returner_pool(hand: int, k: int, t: CardTables) -> list[int]:
     """The bidder's candidate cards: the most dangerous, then whole short suits."""
-    cards = _cards(hand)
+    cards = list(bits(hand))
     by_danger = sorted(cards, key=danger_first(t))
     pool = by_danger[:RETURNER_DANGER]
     for u in range(4):
