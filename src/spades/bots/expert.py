@@ -83,7 +83,7 @@ when shown one and else takes the next ends with 60% good cards against 36.5% fo
 GOOD_MASK = sum(1 << c for c in range(52) if (c < 13 and c % 13 >= 6) or c % 13 >= 9)
 
 
-PassKey = tuple[int, int, int, tuple[int, ...]]
+PassKey = tuple[int, int, int, tuple[int, ...], tuple[object, ...]]
 
 
 def _good_cards(hand: int) -> int:
@@ -236,7 +236,8 @@ class ExpertBot(Bot):
         self.nil_trust = float(nil_trust)
         self.exchange = bool(exchange)
         self._exchange_memo: dict[PassKey, tuple[int, ExchangeChoice | None]] = {}
-        """The pass planned at its first card (seat, hand, hand's cards, totals): the plan."""
+        """The pass planned at its first card, by seat, hand, cards, totals and bids (a bot
+        may serve several tables, so the first card of a pass never reads it)."""
         self._free_rng = random.Random(seed)
         warm()  # the exact endgame's compiled solver loads now, not during a decision
 
@@ -723,8 +724,8 @@ class ExpertBot(Bot):
             legal_mask |= 1 << a.card
         hand = legal_mask | chosen
         giving = not is_blind(obs.bids[obs.seat])
-        key = (obs.seat, obs.hand_number, hand, obs.totals)
-        plan = self._exchange_memo.get(key)
+        key = (obs.seat, obs.hand_number, hand, obs.totals, tuple(map(bid_value, obs.bids)))
+        plan = self._exchange_memo.get(key) if chosen else None  # a first card is planned afresh
         if plan is None or plan[0] & chosen != chosen:
             plan = self._choose_pass(obs, hand, k, chosen, giving, rng)
             self._exchange_memo = {key: plan}
