@@ -73,10 +73,9 @@ def run(rules: Rules, deals: int, seed: int) -> Counter[str]:
                 a, b = _count(rule, of), _count(passed, of)
                 if a != b:
                     out[f"{role}: {name} passed, rule {a} -> search {b}"] += 1
-            for u in range(4):
-                suit = deck.suit_masks[u]
-                if hand & ~rule & suit and not hand & ~passed & suit:
-                    out[f"{role}: empties a suit the rule kept"] += 1
+            kept, left = hand & ~rule, hand & ~passed
+            if any(kept & deck.suit_masks[u] and not left & deck.suit_masks[u] for u in range(4)):
+                out[f"{role}: empties a suit the rule kept"] += 1
     return out
 
 
