@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from spades.bots.expert_play import Scorer
-from spades.bots.knowledge import CardTables
+from spades.bots.knowledge import CardTables, cards_of, suit_length
 from spades.cards import bits
 
 GIVER_LOW_PER_SUIT = 2
@@ -81,26 +81,24 @@ def rule_pass(hand: int, k: int, giving: bool, t: CardTables) -> int:
     return _mask(cards[:k])
 
 
+def complete_by_rule(hand: int, k: int, chosen: int, giving: bool, t: CardTables) -> int:
+    """The cards ``chosen`` so far and the rest of a ``k``-card pass by the fixed rule."""
+    return chosen | rule_pass(hand & ~chosen, k - chosen.bit_count(), giving, t)
+
+
 def giver_pool(hand: int, t: CardTables) -> list[int]:
     """The partner's candidate cards: the lowest of each suit, lowest overall first."""
-    pool: list[int] = []
-    for u in range(4):
-        suit = [c for c in bits(hand) if t.deck.suit_of[c] == u]
-        suit.sort(key=lambda c: t.below[c].bit_count())
-        pool.extend(suit[:GIVER_LOW_PER_SUIT])
+    pool = [c for u in range(4) for c in cards_of(hand, u, t.deck)[:GIVER_LOW_PER_SUIT]]
     pool.sort(key=low_first(t))
     return pool[:POOL_MAX]
 
 
 def returner_pool(hand: int, k: int, t: CardTables) -> list[int]:
     """The bidder's candidate cards: the most dangerous, then whole short suits."""
-    cards = list(bits(hand))
-    by_danger = sorted(cards, key=danger_first(t))
-    pool = by_danger[:RETURNER_DANGER]
+    pool = sorted(bits(hand), key=danger_first(t))[:RETURNER_DANGER]
     for u in range(4):
-        suit = [c for c in cards if t.deck.suit_of[c] == u]
-        if 0 < len(suit) <= min(k, RETURNER_VOID_MAX):
-            pool.extend(c for c in suit if c not in pool)
+        if 0 < suit_length(hand, u, t.deck) <= min(k, RETURNER_VOID_MAX):
+            pool.extend(c for c in cards_of(hand, u, t.deck) if c not in pool)
     pool.sort(key=danger_first(t))
     return pool[:POOL_MAX]
 
@@ -141,7 +139,7 @@ def search_exchange(
     partner = (seat + 2) % 4
     giving = seat != bidder
     pool = giver_pool(hand, tables) if giving else returner_pool(hand, k, tables)
-    rule = chosen | rule_pass(hand & ~chosen, k - chosen.bit_count(), giving, tables)
+    rule = complete_by_rule(hand, k, chosen, giving, tables)
     cands = candidates(pool, k, chosen, rule)
     if len(cands) == 1 or not deals:
         return ExchangeChoice(cands[0], 0.0, 0.0, 0, len(cands))
@@ -168,6 +166,7 @@ def search_exchange(
 __all__ = [
     "ExchangeChoice",
     "candidates",
+    "complete_by_rule",
     "danger_first",
     "giver_pool",
     "low_first",

@@ -23,7 +23,14 @@ from collections.abc import Callable, Sequence
 from spades.actions import Action, Bid, Draw, Look, PassCard, Play
 from spades.bots import inference
 from spades.bots.base import Bot, Decision
-from spades.bots.exchange import ExchangeChoice, danger_first, low_first, rule_pass, search_exchange
+from spades.bots.exchange import (
+    ExchangeChoice,
+    complete_by_rule,
+    danger_first,
+    low_first,
+    rule_pass,
+    search_exchange,
+)
 from spades.bots.expert_exact import ExactEndgame, warm
 from spades.bots.expert_play import (
     BAG_WEIGHT,
@@ -271,6 +278,23 @@ class ExpertBot(Bot):
         return random.Random(key)
 
     # ------------------------------------------------------------------ sampling
+    def _hand_player(self, obs: Observation) -> Callable[[Table, list[int]], list[int]]:
+        """Plays a whole sampled hand out from the opening lead with the rollout policy (the
+        compiled one on the 52-card deck, ``generic``'s on the others): tricks per seat. The
+        bid, the Blind Nil simulation and the exchange search all start from there."""
+        n = obs.players
+        leader = (obs.dealer + 1) % n
+        lead_any = may_lead_spades(obs.rules, False)
+        deck = deck_of(obs.rules)
+        board = None if deck.standard else generic.Board.of(deck)
+
+        def play_out(table: Table, hands: list[int]) -> list[int]:
+            if board is None:
+                return rollout(table, hands, [], leader, lead_any, [0] * n)
+            return generic.rollout(board, table, hands, [], leader, lead_any, [0] * n)
+
+        return play_out
+
     def _bid_views(self, obs: Observation) -> tuple[list[int], list[bool]]:
         bids, blind = [], []
         for v in obs.bids:
@@ -515,20 +539,13 @@ class ExpertBot(Bot):
         bids, blind = self._bid_views(obs)
         deck = deck_of(rules)
         top = deck.hand_size
-        board = None if deck.standard else generic.Board.of(deck)
         guess: Callable[[int], float]
-        if board is None:
+        if deck.standard:
             guess, count = (lambda hand: bid_guess(hand, n)), self.bid_samples
         else:
             # The generic playouts cost more: fewer deals keep a bid near a second.
             guess, count = generic_guess(deck, n), min(self.bid_samples, GENERIC_BID_SAMPLES)
-
-        def play_out(table: Table, hands: list[int]) -> list[int]:
-            lead_any = may_lead_spades(rules, False)
-            if board is None:
-                return rollout(table, hands, [], (obs.dealer + 1) % n, lead_any, [0] * n)
-            return generic.rollout(board, table, hands, [], (obs.dealer + 1) % n, lead_any, [0] * n)
-
+        play_out = self._hand_player(obs)
         deals = self._weighted_deals(obs, k, count, rng)
         numbers = sorted({b.tricks for b in legal if b.tricks > 0})
         nil_ok = any(b.tricks == 0 for b in legal)
@@ -668,25 +685,18 @@ class ExpertBot(Bot):
         p = self._partner(obs)
         k = rules.blind_nil_exchange if p is not None and not is_blind(obs.bids[p]) else 0
         bids, blind = self._bid_views(obs)
-        leader = (obs.dealer + 1) % n
         blind_sum = look_sum = 0.0
         clean = 0
         the_deck = deck_of(rules)
         tables = tables_of(the_deck)
         size = the_deck.hand_size
-        board = None if the_deck.standard else generic.Board.of(the_deck)
-        lead_any = may_lead_spades(rules, False)
         guess: Callable[[int], float]
-        if board is None:
+        if the_deck.standard:
             guess, m = (lambda hand: bid_guess(hand, n)), max(8, self.bid_samples // 2)
         else:
             guess, m = generic_guess(the_deck, n), max(8, min(self.bid_samples, GENERIC_BID_SAMPLES) // 2)
 
-        def play_out(table: Table, hands: list[int]) -> list[int]:
-            if board is None:
-                return rollout(table, hands, [], leader, lead_any, [0] * n)
-            return generic.rollout(board, table, hands, [], leader, lead_any, [0] * n)
-
+        play_out = self._hand_player(obs)
         deck = list(the_deck.cards)
         for _ in range(m):
             rng.shuffle(deck)
@@ -770,26 +780,18 @@ class ExpertBot(Bot):
         deck = deck_of(obs.rules)
         t = tables_of(deck)
         if not self.exchange or obs.players != 4 or not obs.rules.teams:
-            return chosen | rule_pass(hand & ~chosen, k - chosen.bit_count(), giving, t), None
+            return complete_by_rule(hand, k, chosen, giving, t), None
         start = time.perf_counter()
         me = obs.seat
         bids, blind = self._bid_views(obs)
         bids = [max(b, 0) for b in bids]
         press = obs.rules.side_of(me) if self.contest else -1
         table = Table(obs.rules, bids, press=press)
-        leader = (obs.dealer + 1) % 4
-        lead_any = may_lead_spades(obs.rules, False)
-        board = None if deck.standard else generic.Board.of(deck)
+        play = self._hand_player(obs)
         samples, time_ms = self.samples, self.time_ms
-        if board is not None:
+        if not deck.standard:
             samples = min(samples, GENERIC_BID_SAMPLES)
             time_ms = min(time_ms, GENERIC_TIME_MS) if time_ms else 0
-
-        def play_out(hands: list[int]) -> list[int]:
-            if board is None:
-                return rollout(table, hands, [], leader, lead_any, [0] * 4)
-            return generic.rollout(board, table, hands, [], leader, lead_any, [0] * 4)
-
         found = search_exchange(
             seat=me,
             bidder=(me + 2) % 4 if giving else me,
@@ -797,7 +799,7 @@ class ExpertBot(Bot):
             k=k,
             chosen=chosen,
             deals=self._weighted_deals(obs, Knowledge.of(obs), samples, rng),
-            play_out=play_out,
+            play_out=lambda hands: play(table, hands),
             scorer=Scorer(obs.rules, me, bids, blind, obs.totals, obs.bags, self.bag_weight),
             tables=t,
             deadline=start + time_ms / 1000.0 if time_ms else 0.0,
