@@ -11,7 +11,7 @@ import pytest
 from spades.actions import Bid, Play
 from spades.bots import make_bot
 from spades.bots.expert import ExpertBot, bid_guess
-from spades.bots.inference import LAST, NIL_DUCK, THIRD, clues, weight
+from spades.bots.inference import DISCARD, LAST, LOW, NIL_DUCK, THIRD, clues, weight
 from spades.bots.sampling import Knowledge
 from spades.cards import parse_card
 from spades.driver import apply_decision
@@ -29,9 +29,10 @@ def _hands_now(g: Game) -> list[int]:
 
 def test_the_heuristic_never_breaks_a_fourth_hand_or_nil_clue() -> None:
     """A heuristic fourth hand whose side needs tricks wins when it can, with its cheapest
-    winner, and a heuristic Nil ducks with its highest losing card: the true deal never holds
-    a card a ``LAST`` or ``NIL_DUCK`` clue calls unlikely."""
-    seen = {LAST: 0, NIL_DUCK: 0}
+    winner, a heuristic Nil ducks with its highest losing card, and a heuristic that needs
+    tricks loses and throws with the lowest card of the suit: the true deal never holds a
+    card a ``LAST``, ``NIL_DUCK``, ``LOW`` or ``DISCARD`` clue calls unlikely."""
+    seen = {LAST: 0, NIL_DUCK: 0, LOW: 0, DISCARD: 0}
     for seed in range(8):
         g = Game(NO_BLIND, seed=seed)
         bots = [make_bot("heuristic", seed=seed * 4 + s) for s in range(4)]
@@ -44,13 +45,13 @@ def test_the_heuristic_never_breaks_a_fourth_hand_or_nil_clue() -> None:
             obs = g.observation(seat)
             if obs.phase == "play" and not obs.trick and obs.tricks:
                 hands = _hands_now(g)
-                for cl in clues(obs):
+                for cl in clues(obs, low=True):
                     assert cl.seat != seat
                     if cl.factor in seen:
                         seen[cl.factor] += 1
                         assert weight([cl], hands) == 1.0, cl
             apply_decision(g, seat, bots[seat].decide(obs, g.legal_actions(seat)).action)
-    assert seen[LAST] > 0 and seen[NIL_DUCK] > 0, seen
+    assert all(n > 0 for n in seen.values()), seen
 
 
 def _one_trick(texts: tuple[str, str, str, str], bids: tuple[int, int, int, int] = (3, 3, 3, 3)) -> Game:
@@ -113,9 +114,54 @@ def test_a_live_nil_that_ducks_is_read_as_holding_nothing_between() -> None:
     assert [(cl.seat, cl.mask, cl.factor) for cl in over if cl.seat == 1] == [(1, low, NIL_DUCK)]
 
 
+def test_a_losing_card_of_a_player_who_needs_tricks_is_read_as_his_lowest() -> None:
+    """North 9H, East 6H, South 2H, West 3H: East, needing tricks and beaten by the nine,
+    would have played a lower heart: the 4H and 5H are unlikely in his hand (the 2H and 3H
+    went to this trick). West, last, is read as before."""
+    found = clues(_one_trick(("9H", "6H", "2H", "3H")).observation(0), low=True)
+    assert [(cl.seat, cl.mask, cl.factor) for cl in found] == [
+        (1, _mask("4H", "5H"), LOW),
+        (3, _mask("TH", "JH", "QH", "KH", "AH"), LAST),
+    ]
+    assert clues(_one_trick(("9H", "6H", "2H", "3H")).observation(0)) == found[1:]
+
+
+def _suits_deal(bids: tuple[int, int, int, int]) -> Game:
+    """North holds the hearts, East the clubs, South the diamonds, West the spades; North
+    leads the 9H, East throws the 7C, South the 5D, West ruffs with the 2S."""
+    g = Game(NO_BLIND, seed=1, first_dealer=3, auto_deal=False)
+    g.deal([sum(1 << (13 * suit + r) for r in range(13)) for suit in (1, 3, 2, 0)])
+    for b in bids:
+        seat = g.to_move
+        assert seat is not None
+        g.apply(Bid(b), seat)
+    for s, text in enumerate(("9H", "7C", "5D", "2S")):
+        g.apply(Play(parse_card(text)), s)
+    return g
+
+
+def test_a_throw_is_read_as_the_lowest_of_its_suit_and_a_ruff_is_not() -> None:
+    found = clues(_suits_deal((3, 3, 3, 3)).observation(0), low=True)
+    assert [(cl.seat, cl.mask, cl.factor) for cl in found] == [
+        (1, _mask("2C", "3C", "4C", "5C", "6C"), DISCARD),
+        (2, _mask("2D", "3D", "4D"), DISCARD),
+    ]
+
+
+def test_no_low_read_against_a_live_nil() -> None:
+    """East bids Nil: North and South may stay as high under the winner as they can to press
+    him, and West covers him, so none of their losing cards or throws is read as a low one."""
+    nil = clues(_suits_deal((3, 0, 3, 3)).observation(0), low=True)
+    assert all(cl.factor not in (LOW, DISCARD) for cl in nil), nil
+    g = _one_trick(("9H", "6H", "2H", "3H"), bids=(3, 0, 3, 3))
+    assert all(cl.factor != LOW for cl in clues(g.observation(0), low=True))
+
+
 def test_expert_settings_for_inference_contest_and_shade() -> None:
     bot = make_bot("expert:infer=false,contest=false,bid_shade=0.5,samples=8", seed=1)
     assert (bot.infer, bot.contest, bot.bid_shade) == (False, False, 0.5)  # type: ignore[attr-defined]
+    assert make_bot("expert:samples=8", seed=1).read_low is False  # type: ignore[attr-defined]
+    assert make_bot("expert:read_low=true,samples=8", seed=1).read_low is True  # type: ignore[attr-defined]
 
 
 def _after_bids(bids: tuple[int, int, int, int]) -> Game:

@@ -177,6 +177,12 @@ class ExpertBot(Bot):
         Setting(
             "infer", bool, True, "weight sampled deals by what the plays say (fourth hand wins, cheaply)"
         ),
+        Setting(
+            "read_low",
+            bool,
+            False,
+            "read a losing card or a throw of a player who needs tricks as his lowest of the suit",
+        ),
         Setting("contest", bool, True, "rollouts assume the opponents contest our contract until it is made"),
         Setting("exchange", bool, True, "search the Blind Nil exchange (false: the fixed rule)"),
         Setting("bid_shade", float, BID_SHADE, "share of deals scored a trick short when bidding", 0.0, 1.0),
@@ -214,6 +220,7 @@ class ExpertBot(Bot):
         bid_trust: float = BID_TRUST,
         nil_trust: float = BID_TRUST,
         exchange: bool = True,
+        read_low: bool = False,
     ) -> None:
         for name, value, low in (
             ("samples", samples, 1),
@@ -236,6 +243,7 @@ class ExpertBot(Bot):
         self.bag_weight = float(bag_weight)
         self.contest = bool(contest)
         self.infer = bool(infer)
+        self.read_low = bool(read_low)
         self.bid_shade = float(bid_shade)
         self.bid_shade_two = float(bid_shade_two)
         self.duties = bool(duties)
@@ -317,7 +325,7 @@ class ExpertBot(Bot):
         # An opponent who passed cards to his Blind Nil partner bid on a hand we cannot rebuild.
         watch = [s for s in watch if not (obs.rules.partner_of(s) in exchanged and s != self._partner(obs))]
         drew = obs.players == 2 and obs.phase != "draw"
-        found = inference.clues(obs) if self.infer else []
+        found = inference.clues(obs, low=self.read_low) if self.infer else []
         if (not watch and not drew and not found) or self.overdraw == 1:
             return [sample_deal(k, rng) for _ in range(count)]
         pool = [sample_deal(k, rng) for _ in range(count * self.overdraw * (2 if drew else 1))]

@@ -71,7 +71,7 @@ class Bus:
                 await self._reader
             self._reader = None
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # typed from redis 8
         with contextlib.suppress(Exception):
             await self._redis.aclose()
 
@@ -163,7 +163,7 @@ class Bus:
 
     async def _resubscribe(self) -> None:
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # typed from redis 8
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         channels = [PREFIX + c for c in self._handlers]
         if channels:
