@@ -9,7 +9,9 @@
 The games are ``spades match``'s (``spades.match.play_task``: the same seats, seeds and
 deals, each deal played twice with the sides swapped). Every finished game is appended to
 ``--log`` at once, so a long run on a busy machine can be read (``--summary``) or continued
-(run the same command again: deals already in the log are skipped) before it ends. The report
+(run the same command again: deals already in the log are skipped) before it ends. A game in
+which a bot faulted (a ``cmd:`` program that would not start or answer in time, whose
+decisions another bot then made) stops the run unless ``--allow-faults``. The report
 counts only deals whose games are all done (two, or with three players one from each seat of
 the expert's): points per hand (the expert's side minus the other; with three players the
 expert's seat minus the mean of the other two) with the match's bootstrap 95% interval, and
@@ -205,6 +207,11 @@ def main() -> None:
     )
     ap.add_argument("--json", action="store_true", help="print the report as one JSON line too")
     ap.add_argument("--bot-timeout", type=float, default=None, help="seconds a cmd: bot may take (10)")
+    ap.add_argument(
+        "--allow-faults",
+        action="store_true",
+        help="keep games where a bot faulted (another bot then decided for it); default: stop",
+    )
     a = ap.parse_args()
     if a.bot_timeout is not None:
         configure(timeout=a.bot_timeout)
@@ -240,6 +247,14 @@ def main() -> None:
         ]
 
         def keep(r: GameResult) -> None:
+            if (r.a.faults or r.b.faults) and not a.allow_faults:
+                # A faulted bot's decisions were the fallback's: the figure would not be its own.
+                who = a.expert if r.a.faults else a.opponent
+                raise SystemExit(
+                    f"{Path(__file__).name}: {who!r} faulted in deal {r.deal} (see above; a cmd: bot"
+                    " must start with a Python that has spades installed); the game is not logged,"
+                    " rerun to resume, or pass --allow-faults"
+                )
             with log.open("a") as f:
                 f.write(json.dumps(dataclasses.asdict(r)) + "\n")
 

@@ -131,3 +131,21 @@ def test_the_match_benches_refuse_bad_input_in_one_line(
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 1
     assert len(lines) == 1 and lines[0].startswith(f"{script}.py: ") and says in lines[0]
+
+
+def test_a_bot_that_faults_stops_the_run_and_its_game_is_not_logged(tmp_path: Path) -> None:
+    """A ``cmd:`` bot that cannot run (here ``false``, which exits at once) has another bot
+    decide for it: the figure would not be its own, so the bench stops with one line."""
+    log = tmp_path / "x.jsonl"
+    args = ["--hands", "1", "--jobs", "1", "--expert", "heuristic", "--opponent", "cmd:false"]
+    done = subprocess.run(
+        [sys.executable, str(BENCH_DIR / "expert_strength.py"), *args, "--log", str(log)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("expert_strength.py: 'cmd:false' faulted in deal 0"), last
+    assert [json.loads(x) for x in log.read_text().splitlines()][1:] == []
