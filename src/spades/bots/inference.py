@@ -33,7 +33,6 @@ Off by default (the expert's ``read_low``): paired against the default it measur
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from spades.legal import Deck, deck_of
@@ -103,6 +102,9 @@ def clues(obs: Observation, low: bool = False) -> list[Clue]:
         lead = suit_of[cards[0]]
         keys = deck.trick_keys[lead]
         suit = suit_masks[lead]
+        gone = out_before | _mask(cards)
+        # Nils still clean: who wins a trick changes it only once the trick is done.
+        live = [bids[t] == 0 and nil_won[t] == 0 for t in range(4)]
         best = 0
         for j in range(1, len(cards)):
             s = (leader + j) % 4
@@ -112,11 +114,13 @@ def clues(obs: Observation, low: bool = False) -> list[Clue]:
             if s != obs.seat and bids[s] > 0:
                 side = rules.side_of(s)
                 partner = (s + 2) % 4
-                covering = bids[partner] == 0 and nil_won[partner] == 0
+                covering = live[partner]
                 winner = (leader + best) % 4
                 needs = contract[side] - taken[side] > 0
-                if low and needs and not covering and not _nil_against(bids, nil_won, side, rules.side_of):
-                    shed = _low_clue(keys, deck, lead, w, c) & ~(out_before | _mask(cards))
+                # Against a live Nil a defender stays as high under the winner as he can.
+                nil_against = live[(s + 1) % 4] or live[(s + 3) % 4]
+                if low and needs and not covering and not nil_against:
+                    shed = _low_clue(keys, deck, lead, w, c) & ~gone
                     if shed:
                         out.append(Clue(s, shed, later, LOW if suit_of[c] == lead else DISCARD))
                 if needs and not covering and suit_of[c] == lead and suit_of[w] == lead:
@@ -126,7 +130,6 @@ def clues(obs: Observation, low: bool = False) -> list[Clue]:
                     elif j == 3 and keys[c] > keys[w]:
                         cheaper = above_w & ~_above(keys, c, suit, deck.cards) & ~(1 << c)
                         # A card touching his (only played cards between) is worth the same.
-                        gone = out_before | _mask(cards)
                         cheaper = sum(
                             1 << x
                             for x in deck.cards
@@ -136,7 +139,7 @@ def clues(obs: Observation, low: bool = False) -> list[Clue]:
                             out.append(Clue(s, cheaper, later, LAST))
                     elif j == 2 and winner != partner and rules.side_of(winner) != side and keys[c] < keys[w]:
                         out.append(Clue(s, above_w, later, THIRD))
-            elif s != obs.seat and bids[s] == 0 and nil_won[s] == 0 and suit_of[c] == lead:
+            elif s != obs.seat and live[s] and suit_of[c] == lead:
                 mask = 0
                 if keys[c] < keys[w]:
                     # A live Nil ducks with the highest card of the suit led that still loses:
@@ -152,7 +155,7 @@ def clues(obs: Observation, low: bool = False) -> list[Clue]:
                     out.append(Clue(s, mask, later, NIL_DUCK))
             if keys[c] > keys[w]:
                 best = j
-        out_before |= _mask(cards)
+        out_before = gone
         if len(cards) == 4:
             win = (leader + best) % 4
             if bids[win] == 0:
@@ -160,11 +163,6 @@ def clues(obs: Observation, low: bool = False) -> list[Clue]:
             elif bids[win] > 0:
                 taken[rules.side_of(win)] += 1
     return out
-
-
-def _nil_against(bids: list[int], nil_won: list[int], side: int, side_of: Callable[[int], int]) -> bool:
-    """Does an opponent of ``side`` hold a live Nil (a defender then plays high under it)?"""
-    return any(bids[s] == 0 and nil_won[s] == 0 and side_of(s) != side for s in range(4))
 
 
 def _low_clue(keys: tuple[int, ...] | list[int], deck: Deck, lead: int, w: int, c: int) -> int:
